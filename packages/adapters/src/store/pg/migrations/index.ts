@@ -1,0 +1,9 @@
+/**
+ * Ordered schema migrations, applied once each and recorded in `schema_migrations`.
+ * Each module exports `{ id, sql }`; ids sort lexically in the order they must run.
+ * Range 0001-0099: transactions/escrow/idempotency/keys (core store). 0100-0199: OAuth and rate limits.
+ */
+import type { Migration } from './types.js';
+import { migration0001 } from './0001_init.js';
+
+export const migrations: readonly Migration[] = [migration0001].sort((a, b) => a.id.localeCompare(b.id));

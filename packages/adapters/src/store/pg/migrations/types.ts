@@ -1,0 +1,4 @@
+export interface Migration {
+  readonly id: string;
+  readonly sql: string;
+}

@@ -1,0 +1,71 @@
+import { err, ok, type Result } from 'neverthrow';
+import { type DomainError, domainError } from '../errors.js';
+import type { PriorityLevel } from './priority.js';
+import type { PublicKey, Signature } from './public-key.js';
+
+export const TX_STATUSES = ['pending', 'processed', 'confirmed', 'finalized', 'failed', 'expired'] as const;
+export type TxStatus = (typeof TX_STATUSES)[number];
+
+export const TERMINAL_STATUSES: ReadonlySet<TxStatus> = new Set(['finalized', 'failed', 'expired']);
+
+/**
+ * Allowed moves. Statuses only move forward; a transaction seen at a later commitment may skip
+ * the ones between. `expired` is only reachable from `pending` (a landed transaction cannot expire)
+ * and `failed` from any non-terminal state, since a failed transaction is known as failed as soon as it lands.
+ */
+const NEXT: Record<TxStatus, readonly TxStatus[]> = {
+  pending: ['processed', 'confirmed', 'finalized', 'failed', 'expired'],
+  processed: ['confirmed', 'finalized', 'failed'],
+  confirmed: ['finalized', 'failed'],
+  finalized: [],
+  failed: [],
+  expired: [],
+};
+
+export function canTransition(from: TxStatus, to: TxStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function checkTransition(from: TxStatus, to: TxStatus): Result<TxStatus, DomainError> {
+  return canTransition(from, to)
+    ? ok(to)
+    : err(domainError('INVALID_STATUS_TRANSITION', `a transaction cannot move from ${from} to ${to}`));
+}
+
+export const TRANSACTION_KINDS = [
+  'mint',
+  'donation',
+  'charity_donation',
+  'merchant_payment',
+  'escrow_release',
+  'escrow_refund',
+  'airdrop',
+] as const;
+export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
+
+/** What the service recorded about a transaction before sending it (the outbox row). */
+export interface TransactionRecord {
+  readonly id: Signature;
+  readonly kind: TransactionKind;
+  readonly status: TxStatus;
+  readonly currency?: string;
+  readonly amount?: bigint;
+  readonly from?: PublicKey;
+  readonly to?: PublicKey;
+  readonly mint?: PublicKey;
+  readonly escrowId?: string;
+  readonly priority?: PriorityLevel;
+  readonly computeUnitPrice: bigint;
+  readonly computeUnitLimit: number;
+  readonly feeLamports: bigint;
+  /** The signed wire bytes, kept so the transaction can be rebroadcast after a restart. */
+  readonly wire: Uint8Array;
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+  readonly slot?: bigint;
+  readonly error?: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export type TransactionStatusPatch = { slot?: bigint; error?: string };

@@ -1,0 +1,13 @@
+export * from './errors.js';
+export * from './domain/base58.js';
+export * from './domain/public-key.js';
+export * from './domain/currency.js';
+export * from './domain/money.js';
+export * from './domain/priority.js';
+export * from './domain/transaction.js';
+export * from './domain/wire.js';
+export type * from './ports/chain.js';
+export type * from './ports/keystore.js';
+export type * from './ports/fee-oracle.js';
+export type * from './ports/clock.js';
+export type * from './ports/store.js';

@@ -1,0 +1,7 @@
+export * from './chain.js';
+export * from './store.js';
+export * from './keystore.js';
+export * from './fee-oracle.js';
+export * from './clock.js';
+export * from './oauth.js';
+export * from './rate-limit.js';
