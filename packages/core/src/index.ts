@@ -11,3 +11,4 @@ export type * from './ports/keystore.js';
 export type * from './ports/fee-oracle.js';
 export type * from './ports/clock.js';
 export type * from './ports/store.js';
+export * from './use-cases/index.js';

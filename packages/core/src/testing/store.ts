@@ -1,1 +1,189 @@
-export {};
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import type { Signature } from '../domain/public-key.js';
+import {
+  canTransition,
+  TERMINAL_STATUSES,
+  type TransactionRecord,
+  type TxStatus,
+} from '../domain/transaction.js';
+import { type DomainError, domainError } from '../errors.js';
+import type { ClockPort } from '../ports/clock.js';
+import type {
+  ApiKeyRecord,
+  EscrowRecord,
+  IdempotencyBegin,
+  StorePort,
+} from '../ports/store.js';
+
+/** Idempotency keys are honoured for 24 hours; older claims count as absent. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** One successful status change, as the real store's `transaction_events` table records it. */
+export interface TransactionEvent {
+  readonly transactionId: Signature;
+  readonly from: TxStatus;
+  readonly to: TxStatus;
+  readonly at: Date;
+}
+
+export interface InMemoryStore extends StorePort {
+  /** Status changes of one transaction, in order: lets tests prove a move happened exactly once. */
+  transactionEvents(id: Signature): readonly TransactionEvent[];
+}
+
+interface IdempotencyRow {
+  requestHash: string;
+  status: 'in_progress' | 'completed';
+  responseStatus?: number;
+  responseBody?: string;
+  createdAt: Date;
+}
+
+/**
+ * The store port in memory, with the same rules as the PostgreSQL adapter (compare-and-set moves,
+ * insert-or-return-existing, 24 h idempotency window). Every method finishes synchronously before
+ * it returns, which is what makes each one atomic here.
+ */
+export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemoryStore {
+  const now = () => options.clock?.now() ?? new Date();
+  const transactions = new Map<string, TransactionRecord>();
+  const events: TransactionEvent[] = [];
+  const escrows = new Map<string, EscrowRecord>();
+  const idempotency = new Map<string, IdempotencyRow>();
+  const apiKeys = new Map<string, ApiKeyRecord & { hash: string }>();
+
+  // Copies keep callers from mutating what the store holds (the wire bytes are a mutable array).
+  const copyTx = (r: TransactionRecord): TransactionRecord => ({ ...r, wire: new Uint8Array(r.wire) });
+  const idemKey = (scope: string, key: string) => JSON.stringify([scope, key]);
+
+  return {
+    transactionEvents: (id) => events.filter((e) => e.transactionId === id),
+
+    transactions: {
+      insert(record) {
+        const existing = transactions.get(record.id);
+        if (existing) return okAsync({ inserted: false, record: copyTx(existing) });
+        transactions.set(record.id, copyTx(record));
+        return okAsync({ inserted: true, record: copyTx(record) });
+      },
+      get(id) {
+        const found = transactions.get(id);
+        return okAsync(found ? copyTx(found) : null);
+      },
+      transition(id, from, to, patch) {
+        if (!canTransition(from, to)) {
+          return errAsync(
+            domainError('INVALID_STATUS_TRANSITION', `a transaction cannot move from ${from} to ${to}`),
+          );
+        }
+        const current = transactions.get(id);
+        if (!current || current.status !== from) return okAsync(false);
+        const at = now();
+        transactions.set(id, {
+          ...current,
+          status: to,
+          ...(patch?.slot !== undefined ? { slot: patch.slot } : {}),
+          ...(patch?.error !== undefined ? { error: patch.error } : {}),
+          updatedAt: at,
+        });
+        events.push({ transactionId: id, from, to, at });
+        return okAsync(true);
+      },
+      listUnsettled(limit) {
+        const rows = [...transactions.values()]
+          .filter((r) => !TERMINAL_STATUSES.has(r.status))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .slice(0, Math.max(0, limit))
+          .map(copyTx);
+        return okAsync(rows);
+      },
+      countByKind(kind) {
+        let n = 0;
+        for (const r of transactions.values()) if (r.kind === kind) n++;
+        return okAsync(n);
+      },
+    },
+
+    escrows: {
+      insert(record) {
+        const existing =
+          [...escrows.values()].find((e) => e.fundingTransactionId === record.fundingTransactionId) ??
+          escrows.get(record.id);
+        if (existing) return okAsync({ inserted: false, record: existing });
+        escrows.set(record.id, record);
+        return okAsync({ inserted: true, record });
+      },
+      get(id) {
+        return okAsync(escrows.get(id) ?? null);
+      },
+      settle(id, to, settlementTransactionId) {
+        const current = escrows.get(id);
+        if (!current || current.status !== 'held') return okAsync(false);
+        escrows.set(id, { ...current, status: to, settlementTransactionId, updatedAt: now() });
+        return okAsync(true);
+      },
+      listExpired(at, limit) {
+        const rows = [...escrows.values()]
+          .filter((e) => e.status === 'held' && e.expiresAt.getTime() <= at.getTime())
+          .sort((a, b) => a.expiresAt.getTime() - b.expiresAt.getTime() || (a.id < b.id ? -1 : 1))
+          .slice(0, Math.max(0, limit));
+        return okAsync(rows);
+      },
+    },
+
+    idempotency: {
+      begin(scope, key, requestHash, at): ResultAsync<IdempotencyBegin, DomainError> {
+        const k = idemKey(scope, key);
+        const existing = idempotency.get(k);
+        if (!existing || existing.createdAt.getTime() < at.getTime() - IDEMPOTENCY_TTL_MS) {
+          idempotency.set(k, { requestHash, status: 'in_progress', createdAt: at });
+          return okAsync({ state: 'started' });
+        }
+        if (existing.requestHash !== requestHash) return okAsync({ state: 'mismatch' });
+        if (existing.status === 'in_progress') return okAsync({ state: 'in_progress' });
+        return okAsync({
+          state: 'completed',
+          status: existing.responseStatus ?? 200,
+          body: existing.responseBody ?? '',
+        });
+      },
+      complete(scope, key, status, body) {
+        const row = idempotency.get(idemKey(scope, key));
+        if (row && row.status === 'in_progress') {
+          row.status = 'completed';
+          row.responseStatus = status;
+          row.responseBody = body;
+        }
+        return okAsync(undefined);
+      },
+      release(scope, key) {
+        const k = idemKey(scope, key);
+        if (idempotency.get(k)?.status === 'in_progress') idempotency.delete(k);
+        return okAsync(undefined);
+      },
+      purgeOlderThan(cutoff) {
+        let n = 0;
+        for (const [k, row] of idempotency) {
+          if (row.createdAt.getTime() < cutoff.getTime()) {
+            idempotency.delete(k);
+            n++;
+          }
+        }
+        return okAsync(n);
+      },
+    },
+
+    apiKeys: {
+      insert(record) {
+        const clash = apiKeys.has(record.id) || [...apiKeys.values()].some((k) => k.hash === record.hash);
+        if (clash) return errAsync(domainError('INTERNAL', 'an API key with this id or hash already exists'));
+        apiKeys.set(record.id, { id: record.id, label: record.label, createdAt: record.createdAt, hash: record.hash });
+        return okAsync(undefined);
+      },
+      findByHash(hash) {
+        const found = [...apiKeys.values()].find((k) => k.hash === hash);
+        return okAsync(found ? { id: found.id, label: found.label, createdAt: found.createdAt } : null);
+      },
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { encodeBase58 } from './base58.js';
+import { percentile, parsePriority } from './priority.js';
+import { parsePublicKey, parseSignature } from './public-key.js';
+import { canTransition, TX_STATUSES } from './transaction.js';
+import { assembleTransaction, encodeShortVec, fromBase64Url, toBase64Url } from './wire.js';
+
+describe('public keys and signatures', () => {
+  const key = encodeBase58(new Uint8Array(32).fill(7));
+  const sig = encodeBase58(new Uint8Array(64).fill(9));
+
+  it('accepts base58 of exactly 32 / 64 bytes', () => {
+    expect(parsePublicKey(key).isOk()).toBe(true);
+    expect(parseSignature(sig).isOk()).toBe(true);
+  });
+
+  it.each([
+    ['', 'base58 public key string'],
+    ['0OIl', 'not valid base58'],
+    [encodeBase58(new Uint8Array(31).fill(1)), '32 bytes, got 31'],
+    [encodeBase58(new Uint8Array(64).fill(1)), '32 bytes, got 64'],
+  ])('rejects public key %j', (input, fragment) => {
+    const e = parsePublicKey(input, 'charity')._unsafeUnwrapErr();
+    expect(e.code).toBe('INVALID_PUBLIC_KEY');
+    expect(e.message).toContain('charity');
+    expect(e.message).toContain(fragment);
+  });
+
+  it('rejects a public key as a transaction id', () => {
+    expect(parseSignature(key)._unsafeUnwrapErr().code).toBe('INVALID_TRANSACTION_ID');
+    expect(parseSignature('not-base58!')._unsafeUnwrapErr().code).toBe('INVALID_TRANSACTION_ID');
+  });
+});
+
+describe('priority', () => {
+  it('knows the five levels and names them when rejecting', () => {
+    expect(parsePriority('VeryHigh')._unsafeUnwrap()).toBe('VeryHigh');
+    const e = parsePriority('Urgent')._unsafeUnwrapErr();
+    expect(e.code).toBe('UNKNOWN_PRIORITY');
+    expect(e.message).toContain('Min, Low, Medium, High, VeryHigh');
+  });
+
+  it('takes nearest-rank percentiles', () => {
+    const fees = [50n, 10n, 40n, 20n, 30n];
+    expect(percentile(fees, 0)).toBe(10n);
+    expect(percentile(fees, 25)).toBe(20n);
+    expect(percentile(fees, 50)).toBe(30n);
+    expect(percentile(fees, 75)).toBe(40n);
+    expect(percentile(fees, 95)).toBe(50n);
+    expect(percentile([], 95)).toBe(0n);
+  });
+});
+
+describe('status machine', () => {
+  it('only moves forward', () => {
+    expect(canTransition('pending', 'processed')).toBe(true);
+    expect(canTransition('pending', 'finalized')).toBe(true);
+    expect(canTransition('confirmed', 'processed')).toBe(false);
+    expect(canTransition('processed', 'expired')).toBe(false);
+    for (const terminal of ['finalized', 'failed', 'expired'] as const) {
+      for (const to of TX_STATUSES) expect(canTransition(terminal, to)).toBe(false);
+    }
+  });
+});
+
+describe('wire', () => {
+  it('encodes compact-u16 lengths', () => {
+    expect([...encodeShortVec(1)]).toEqual([1]);
+    expect([...encodeShortVec(128)]).toEqual([0x80, 0x01]);
+    expect([...encodeShortVec(16384)]).toEqual([0x80, 0x80, 0x01]);
+  });
+
+  it('lays out signatures before the message', () => {
+    const wire = assembleTransaction(Uint8Array.of(1, 2, 3), [new Uint8Array(64).fill(5)]);
+    expect(wire.length).toBe(1 + 64 + 3);
+    expect(wire[0]).toBe(1);
+    expect(wire[64]).toBe(5);
+    expect([...wire.subarray(65)]).toEqual([1, 2, 3]);
+  });
+
+  it('round-trips base64url and refuses other alphabets', () => {
+    const bytes = Uint8Array.from({ length: 300 }, (_, i) => i % 256);
+    expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);
+    expect(fromBase64Url('ab+/')).toBeUndefined();
+  });
+});

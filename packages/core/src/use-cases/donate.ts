@@ -1,0 +1,15 @@
+import type { ActionDeps } from './deps.js';
+import { performAction } from './perform.js';
+
+export interface DonateInput {
+  /** The currency implied by the route (SOL, USDC or the project token). */
+  readonly currency: string;
+  readonly account: unknown;
+  readonly amount: unknown;
+  readonly priority: unknown;
+}
+
+/** Donation from a managed account to the project treasury. */
+export function donate(deps: ActionDeps, input: DonateInput) {
+  return performAction(deps, 'donation', { ...input });
+}

@@ -1,0 +1,85 @@
+import { ok, okAsync, ResultAsync, safeTry } from 'neverthrow';
+import type { Signature } from '../domain/public-key.js';
+import { canTransition, type TransactionRecord, type TxStatus } from '../domain/transaction.js';
+import type { DomainError } from '../errors.js';
+import type { ChainStatus } from '../ports/chain.js';
+import type { ActionDeps } from './deps.js';
+
+/** getSignatureStatuses takes at most 256 signatures a call. */
+export const STATUS_BATCH = 256;
+
+/** The status the chain's view implies, or undefined when it implies no change yet. */
+export function statusFromChain(
+  record: Pick<TransactionRecord, 'lastValidBlockHeight'>,
+  chain: ChainStatus | null,
+  blockHeight: bigint,
+): TxStatus | undefined {
+  if (chain) return chain.error ? 'failed' : chain.commitment;
+  return blockHeight > record.lastValidBlockHeight ? 'expired' : undefined;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/**
+ * Reconciles records with the chain: one block-height read and one status call per 256 records.
+ * Moves are compare-and-set, so concurrent refreshers never apply a change twice.
+ */
+export function refreshStatuses(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  records: readonly TransactionRecord[],
+): ResultAsync<TransactionRecord[], DomainError> {
+  if (records.length === 0) return okAsync([]);
+  return safeTry(async function* () {
+    // Read the height before the statuses: a transaction that lands between the two reads is then
+    // seen as landed rather than wrongly expired.
+    const height = yield* deps.chain.getBlockHeight();
+    const out: TransactionRecord[] = [];
+    for (const batch of chunks(records, STATUS_BATCH)) {
+      const statuses = yield* deps.chain.getStatuses(batch.map((r) => r.id as Signature));
+      const moves = batch.map((record, i) => {
+        const chain = statuses[i] ?? null;
+        const next = statusFromChain(record, chain, height);
+        if (!next || next === record.status || !canTransition(record.status, next)) return okAsync(record);
+        const patch = { ...(chain ? { slot: chain.slot } : {}), ...(chain?.error ? { error: chain.error } : {}) };
+        return deps.store.transactions
+          .transition(record.id, record.status, next, patch)
+          .map((moved) =>
+            moved ? { ...record, ...patch, status: next, updatedAt: deps.clock.now() } : record,
+          );
+      });
+      out.push(...(yield* ResultAsync.combine(moves)));
+    }
+    return ok(out);
+  });
+}
+
+/** One sweep of the confirmation loop: refresh every unsettled transaction. Returns how many moved. */
+export function sweepUnsettled(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  limit = 10_000,
+): ResultAsync<{ checked: number; moved: number }, DomainError> {
+  return deps.store.transactions.listUnsettled(limit).andThen((records) =>
+    refreshStatuses(deps, records).map((after) => ({
+      checked: records.length,
+      moved: after.filter((r, i) => r.status !== records[i]!.status).length,
+    })),
+  );
+}
+
+/** Re-sends unsettled transactions still within their blockhash window (sending is idempotent). */
+export function rebroadcastPending(
+  deps: Pick<ActionDeps, 'chain' | 'store'>,
+  limit = 1_000,
+): ResultAsync<number, DomainError> {
+  return safeTry(async function* () {
+    const records = yield* deps.store.transactions.listUnsettled(limit);
+    const height = yield* deps.chain.getBlockHeight();
+    const pending = records.filter((r) => r.status === 'pending' && height <= r.lastValidBlockHeight);
+    yield* ResultAsync.combine(pending.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id))));
+    return ok(pending.length);
+  });
+}

@@ -1,0 +1,53 @@
+import { err, ok, type ResultAsync, safeTry } from 'neverthrow';
+import { parseSignature, type Signature } from '../domain/public-key.js';
+import { TERMINAL_STATUSES, type TransactionRecord, type TxStatus } from '../domain/transaction.js';
+import { type DomainError, domainError } from '../errors.js';
+import type { ClusterInfo } from '../ports/chain.js';
+import type { ActionDeps } from './deps.js';
+import { refreshStatuses } from './refresh.js';
+
+export interface TrackOutcome {
+  readonly transactionId: Signature;
+  readonly status: TxStatus;
+  readonly explorerUrl: string;
+  /** Present when the service recorded the transaction itself. */
+  readonly record?: TransactionRecord;
+}
+
+/** explorer.solana.com link for the cluster; mainnet needs no cluster parameter. */
+export function explorerUrl(cluster: ClusterInfo, id: string): string {
+  const base = `https://explorer.solana.com/tx/${id}`;
+  switch (cluster.name) {
+    case 'mainnet-beta':
+      return base;
+    case 'devnet':
+    case 'testnet':
+      return `${base}?cluster=${cluster.name}`;
+    default:
+      return `${base}?cluster=custom&customUrl=${encodeURIComponent(cluster.rpcUrl)}`;
+  }
+}
+
+/** Current status of a transaction: the outbox record refreshed from the chain, or the chain alone. */
+export function track(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  input: { transactionId: unknown },
+): ResultAsync<TrackOutcome, DomainError> {
+  return safeTry(async function* () {
+    const id = yield* parseSignature(input.transactionId);
+    const url = explorerUrl(deps.chain.cluster, id);
+    const stored = yield* deps.store.transactions.get(id);
+    if (stored) {
+      const [current] = TERMINAL_STATUSES.has(stored.status)
+        ? [stored]
+        : yield* refreshStatuses(deps, [stored]);
+      return ok({ transactionId: id, status: current!.status, explorerUrl: url, record: current! });
+    }
+    const [onChain] = yield* deps.chain.getStatuses([id]);
+    if (!onChain) {
+      return err(domainError('TRANSACTION_NOT_FOUND', `transaction ${id} is not known to this service or the chain`));
+    }
+    const status: TxStatus = onChain.error ? 'failed' : onChain.commitment;
+    return ok({ transactionId: id, status, explorerUrl: url });
+  });
+}
