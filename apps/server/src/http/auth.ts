@@ -1,0 +1,52 @@
+import type { ApiKeyRecord, ApiKeyStore } from '@token-actions/core';
+import type { MiddlewareHandler } from 'hono';
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export const API_KEY_PREFIX = 'ta_';
+
+export async function hashApiKey(key: string): Promise<string> {
+  return sha256Hex(key);
+}
+
+export function generateApiKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(24));
+  return `${API_KEY_PREFIX}${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+export type AuthVariables = { apiKey: ApiKeyRecord };
+
+/**
+ * Interface A authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
+ * hashes; a short-lived cache of verified hashes keeps the hot path off the database.
+ */
+export function apiKeyAuth(store: ApiKeyStore, ttlMs = 30_000): MiddlewareHandler<{ Variables: AuthVariables }> {
+  const cache = new Map<string, { record: ApiKeyRecord; until: number }>();
+  return async (c, next) => {
+    const header = c.req.header('authorization');
+    const match = header ? /^Bearer ([\x21-\x7e]{1,256})$/.exec(header) : null;
+    if (!match) {
+      return c.json({ message: 'missing API key: send Authorization: Bearer <api key>' }, 401, {
+        'WWW-Authenticate': 'Bearer',
+      });
+    }
+    const hash = await hashApiKey(match[1]!);
+    const now = Date.now();
+    let record = cache.get(hash);
+    if (!record || record.until < now) {
+      const found = await store.findByHash(hash);
+      if (found.isErr()) throw found.error;
+      if (!found.value) {
+        return c.json({ message: 'invalid API key' }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      }
+      record = { record: found.value, until: now + ttlMs };
+      if (cache.size > 1_000) cache.clear();
+      cache.set(hash, record);
+    }
+    c.set('apiKey', record.record);
+    await next();
+  };
+}

@@ -1,0 +1,64 @@
+import type { IdempotencyStore } from '@token-actions/core';
+import type { MiddlewareHandler } from 'hono';
+import type { AuthVariables } from './auth.js';
+
+const KEY = /^[\x21-\x7e]{1,255}$/;
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * `Idempotency-Key` on POST, with Stripe's rules: the first response to a key is kept (24 h)
+ * and replayed for the same body; a different body under the same key is a 409; a key whose
+ * first request is still running is a 409 too. 5xx answers are not kept, so the caller can retry.
+ */
+export function idempotency(
+  store: IdempotencyStore,
+  now: () => Date,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
+  return async (c, next) => {
+    const key = c.req.header('idempotency-key');
+    if (c.req.method !== 'POST' || key === undefined) return next();
+    if (!KEY.test(key)) {
+      return c.json({ message: 'Idempotency-Key must be 1-255 printable ASCII characters' }, 400);
+    }
+    const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+    const prefix = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
+    const joined = new Uint8Array(prefix.length + body.length);
+    joined.set(prefix);
+    joined.set(body, prefix.length);
+    const requestHash = await sha256Hex(joined);
+    const scope = c.get('apiKey')?.id ?? 'anonymous';
+
+    const begun = await store.begin(scope, key, requestHash, now());
+    if (begun.isErr()) throw begun.error;
+    const state = begun.value;
+    if (state.state === 'mismatch') {
+      return c.json({ message: 'Idempotency-Key was already used with a different request body or path' }, 409);
+    }
+    if (state.state === 'in_progress') {
+      return c.json({ message: 'a request with this Idempotency-Key is still in progress; retry shortly' }, 409);
+    }
+    if (state.state === 'completed') {
+      return new Response(state.body, {
+        status: state.status,
+        headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
+      });
+    }
+    try {
+      await next();
+    } catch (error) {
+      await store.release(scope, key);
+      throw error;
+    }
+    const res = c.res;
+    if (res.status >= 500) {
+      await store.release(scope, key);
+      return;
+    }
+    const text = await res.clone().text();
+    await store.complete(scope, key, res.status, text);
+  };
+}

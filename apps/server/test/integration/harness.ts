@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { type RunningServer, startServer } from '../../src/server.js';
+
+export interface Harness {
+  readonly server: RunningServer;
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+/** The real service on its embedded defaults (LiteSVM + PGlite), on a free port and a fresh data dir. */
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'token-actions-'));
+  const config = parseConfig({
+    PORT: '0',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    SLOT_INTERVAL_MS: '20',
+    FINALITY_DEPTH_SLOTS: '4',
+    WORKER_INTERVAL_MS: '100',
+    ...env,
+  });
+  const server = await startServer(config, createLogger(config.LOG_LEVEL));
+  const { baseUrl, credentials } = server;
+  return {
+    server,
+    baseUrl,
+    apiKey: credentials.apiKey,
+    async call(method, path, body, headers = {}) {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${credentials.apiKey}`, 'content-type': 'application/json', ...headers },
+        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = text;
+      }
+      return { status: res.status, json, headers: res.headers };
+    },
+    async close() {
+      await server.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import {
+  type ActionDeps,
+  rebroadcastPending,
+  settleExpiredEscrows,
+  sweepUnsettled,
+} from '@token-actions/core';
+
+export interface LoopLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface LoopOptions {
+  readonly intervalMs: number;
+  readonly logger: LoopLogger;
+  /** Idempotency keys are kept at least this long (24 h). */
+  readonly idempotencyRetentionMs?: number;
+}
+
+export interface RunningLoops {
+  /** Runs one pass of every loop now (tests and shutdown use it). */
+  tick(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The background work: confirmation tracking, rebroadcast of pending transactions inside their
+ * blockhash window, escrow expiry actions, and cleanup of old idempotency keys. A pass never
+ * overlaps the previous one, and a failing pass is logged and retried on the next tick.
+ */
+export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops {
+  const retention = options.idempotencyRetentionMs ?? 24 * 3600_000;
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  let lastPurge = 0;
+
+  async function pass(): Promise<void> {
+    const rebroadcast = await rebroadcastPending(deps);
+    if (rebroadcast.isErr()) options.logger.warn({ code: rebroadcast.error.code }, 'rebroadcast failed');
+    const swept = await sweepUnsettled(deps);
+    if (swept.isErr()) options.logger.warn({ code: swept.error.code }, 'confirmation sweep failed');
+    const escrows = await settleExpiredEscrows(deps);
+    if (escrows.isErr()) options.logger.warn({ code: escrows.error.code }, 'escrow expiry failed');
+    else if (escrows.value.settled + escrows.value.failed > 0) options.logger.info(escrows.value, 'expired escrows');
+    const now = deps.clock.now().getTime();
+    if (now - lastPurge > 60_000) {
+      lastPurge = now;
+      const purged = await deps.store.idempotency.purgeOlderThan(new Date(now - retention));
+      if (purged.isErr()) options.logger.warn({ code: purged.error.code }, 'idempotency purge failed');
+    }
+  }
+
+  function tick(): Promise<void> {
+    if (!running) {
+      running = pass()
+        .catch((error: unknown) => options.logger.error({ err: String(error) }, 'worker pass crashed'))
+        .finally(() => {
+          running = undefined;
+        });
+    }
+    return running;
+  }
+
+  const timer = setInterval(() => {
+    if (!stopped) void tick();
+  }, options.intervalMs);
+  timer.unref?.();
+
+  return {
+    tick,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
