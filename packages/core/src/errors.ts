@@ -26,6 +26,10 @@ export const ERROR_CODES = [
   'CHAIN_UNAVAILABLE',
   'STORE_UNAVAILABLE',
   'INTERNAL',
+  'NFT_NOT_FOUND',
+  'INVALID_TOKEN',
+  'INSUFFICIENT_SCOPE',
+  'RATE_LIMITED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

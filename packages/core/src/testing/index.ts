@@ -5,3 +5,4 @@ export * from './fee-oracle.js';
 export * from './clock.js';
 export * from './oauth.js';
 export * from './rate-limit.js';
+export * from './deps.js';
