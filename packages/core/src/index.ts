@@ -12,3 +12,6 @@ export type * from './ports/fee-oracle.js';
 export type * from './ports/clock.js';
 export type * from './ports/store.js';
 export * from './use-cases/index.js';
+export type * from './ports/oauth.js';
+export type * from './ports/rate-limit.js';
+export * from './domain/swap-math.js';
