@@ -1,1 +1,1 @@
-export {};
+export { createLiteSvmChain, type LiteSvmChainConfig, type LocalnetChain } from './litesvm/index.js';

@@ -1,1 +1,2 @@
-export {};
+export { randomToken, sha256Hex } from './hash.js';
+export { createHmacMac } from './mac.js';

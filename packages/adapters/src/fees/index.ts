@@ -1,1 +1,1 @@
-export {};
+export { createFeeOracle, type FeeOracleConfig } from './fee-oracle.js';

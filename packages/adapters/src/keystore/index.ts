@@ -1,1 +1,9 @@
-export {};
+export { createEncryptedKeystore, type EncryptedKeystoreOptions } from './encrypted.js';
+export {
+  type LoadMasterKeyOptions,
+  loadOrCreateMasterKey,
+  MASTER_KEY_ENV,
+  MASTER_KEY_FILE,
+  type MasterKey,
+  parseMasterKey,
+} from './master-key.js';

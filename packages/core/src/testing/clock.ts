@@ -51,10 +51,13 @@ const TEST_MAC_KEY = new TextEncoder().encode('token-actions test mac key, not a
 
 /** HMAC-SHA256 under a fixed (or given) key; the same construction as the real adapter. */
 export function createTestMac(key: Uint8Array = TEST_MAC_KEY): MacPort {
-  const imported = crypto.subtle.importKey('raw', key as BufferSource, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-    'verify',
-  ]);
+  const imported = crypto.subtle.importKey(
+    'raw',
+    key as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
   return {
     async sign(data) {
       return new Uint8Array(await crypto.subtle.sign('HMAC', await imported, data as BufferSource));

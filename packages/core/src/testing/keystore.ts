@@ -20,7 +20,10 @@ export function createInMemoryKeystore(): InMemoryKeystore {
   const generate = (): ResultAsync<PublicKey, DomainError> =>
     ResultAsync.fromPromise(
       (async () => {
-        const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
+        const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, [
+          'sign',
+          'verify',
+        ])) as CryptoKeyPair;
         const raw = new Uint8Array(await crypto.subtle.exportKey('raw', pair.publicKey));
         const publicKey = encodeBase58(raw) as PublicKey;
         keys.set(publicKey, pair.privateKey);
@@ -50,7 +53,13 @@ export function createInMemoryKeystore(): InMemoryKeystore {
     has: (publicKey) => okAsync(keys.has(publicKey)),
     sign(publicKey, message) {
       const key = keys.get(publicKey);
-      if (!key) return errAsync(domainError('UNKNOWN_ACCOUNT', `account ${String(publicKey).slice(0, 64)} is not managed by this service`));
+      if (!key)
+        return errAsync(
+          domainError(
+            'UNKNOWN_ACCOUNT',
+            `account ${String(publicKey).slice(0, 64)} is not managed by this service`,
+          ),
+        );
       return ResultAsync.fromPromise(
         crypto.subtle.sign('Ed25519', key, message as BufferSource).then((sig) => new Uint8Array(sig)),
         () => domainError('INTERNAL', 'signing failed'),

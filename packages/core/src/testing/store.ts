@@ -8,12 +8,7 @@ import {
 } from '../domain/transaction.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
-import type {
-  ApiKeyRecord,
-  EscrowRecord,
-  IdempotencyBegin,
-  StorePort,
-} from '../ports/store.js';
+import type { ApiKeyRecord, EscrowRecord, IdempotencyBegin, StorePort } from '../ports/store.js';
 
 /** Idempotency keys are honoured for 24 hours; older claims count as absent. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -92,7 +87,10 @@ export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemo
       listUnsettled(limit) {
         const rows = [...transactions.values()]
           .filter((r) => !TERMINAL_STATUSES.has(r.status))
-          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .sort(
+            (a, b) =>
+              a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+          )
           .slice(0, Math.max(0, limit))
           .map(copyTx);
         return okAsync(rows);
@@ -177,7 +175,12 @@ export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemo
       insert(record) {
         const clash = apiKeys.has(record.id) || [...apiKeys.values()].some((k) => k.hash === record.hash);
         if (clash) return errAsync(domainError('INTERNAL', 'an API key with this id or hash already exists'));
-        apiKeys.set(record.id, { id: record.id, label: record.label, createdAt: record.createdAt, hash: record.hash });
+        apiKeys.set(record.id, {
+          id: record.id,
+          label: record.label,
+          createdAt: record.createdAt,
+          hash: record.hash,
+        });
         return okAsync(undefined);
       },
       findByHash(hash) {

@@ -1,9 +1,15 @@
 /**
  * The one SQL surface every pg-dialect adapter uses. Both PGlite (`db.query`) and node-postgres
  * (`pool.query`) satisfy it, so the same statements run embedded and on a PostgreSQL server.
+ *
+ * Value conventions both clients keep: `bigint`/`numeric` columns come back as decimal strings
+ * (never JS numbers, so amounts never pass through a float), `bytea` as a Uint8Array (a Buffer on
+ * node-postgres), timestamps as Date.
  */
 export interface SqlClient {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /** Runs several `;`-separated statements without parameters (migrations). */
+  exec?(text: string): Promise<void>;
   /** Runs `fn` inside one transaction on one connection. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -11,4 +17,6 @@ export interface SqlClient {
 
 export interface SqlExecutor {
   query<Row = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: Row[] }>;
+  /** Runs several `;`-separated statements without parameters (migrations). */
+  exec?(text: string): Promise<void>;
 }

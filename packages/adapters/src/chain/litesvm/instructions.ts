@@ -1,0 +1,200 @@
+import {
+  AuthorityType,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMetadataPointerInstruction,
+  createInitializeMint2Instruction,
+  createInitializeMintInstruction,
+  createMintToCheckedInstruction,
+  createSetAuthorityInstruction,
+  createTransferCheckedInstruction,
+  ExtensionType,
+  getAssociatedTokenAddressSync,
+  getMintLen,
+  LENGTH_SIZE,
+  MINT_SIZE,
+  TOKEN_2022_PROGRAM_ID,
+  TYPE_SIZE,
+} from '@solana/spl-token';
+import { createInitializeInstruction, pack, type TokenMetadata } from '@solana/spl-token-metadata';
+import { ComputeBudgetProgram, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+
+export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+
+export function computeBudgetInstructions(limit: number, microLamports: bigint): TransactionInstruction[] {
+  return [
+    ComputeBudgetProgram.setComputeUnitLimit({ units: limit }),
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports }),
+  ];
+}
+
+// Deriving an associated token address costs ~0.5 ms (a curve check per bump in pure JS), and the
+// same owners come back again and again.
+const ataCache = new Map<string, PublicKey>();
+const ATA_CACHE_LIMIT = 50_000;
+
+export function associatedTokenAddress(
+  mint: PublicKey,
+  owner: PublicKey,
+  tokenProgram: PublicKey,
+): PublicKey {
+  const key = `${mint.toBase58()}:${owner.toBase58()}:${tokenProgram.toBase58()}`;
+  const cached = ataCache.get(key);
+  if (cached) return cached;
+  const address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
+  if (ataCache.size >= ATA_CACHE_LIMIT) ataCache.clear();
+  ataCache.set(key, address);
+  return address;
+}
+
+export function solTransfer(from: PublicKey, to: PublicKey, lamports: bigint): TransactionInstruction[] {
+  return [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports })];
+}
+
+export interface TokenTransferArgs {
+  readonly payer: PublicKey;
+  readonly mint: PublicKey;
+  readonly tokenProgram: PublicKey;
+  readonly decimals: number;
+  readonly from: PublicKey;
+  readonly to: PublicKey;
+  readonly amount: bigint;
+}
+
+export function tokenTransfer(args: TokenTransferArgs): TransactionInstruction[] {
+  const source = associatedTokenAddress(args.mint, args.from, args.tokenProgram);
+  const destination = associatedTokenAddress(args.mint, args.to, args.tokenProgram);
+  return [
+    createAssociatedTokenAccountIdempotentInstruction(
+      args.payer,
+      destination,
+      args.to,
+      args.mint,
+      args.tokenProgram,
+    ),
+    createTransferCheckedInstruction(
+      source,
+      args.mint,
+      destination,
+      args.from,
+      args.amount,
+      args.decimals,
+      [],
+      args.tokenProgram,
+    ),
+  ];
+}
+
+export interface TokenMintToArgs {
+  readonly payer: PublicKey;
+  readonly mint: PublicKey;
+  readonly tokenProgram: PublicKey;
+  readonly decimals: number;
+  readonly authority: PublicKey;
+  readonly to: PublicKey;
+  readonly amount: bigint;
+}
+
+export function tokenMintTo(args: TokenMintToArgs): TransactionInstruction[] {
+  const destination = associatedTokenAddress(args.mint, args.to, args.tokenProgram);
+  return [
+    createAssociatedTokenAccountIdempotentInstruction(
+      args.payer,
+      destination,
+      args.to,
+      args.mint,
+      args.tokenProgram,
+    ),
+    createMintToCheckedInstruction(
+      args.mint,
+      destination,
+      args.authority,
+      args.amount,
+      args.decimals,
+      [],
+      args.tokenProgram,
+    ),
+  ];
+}
+
+export interface CreateMintArgs {
+  readonly payer: PublicKey;
+  readonly mint: PublicKey;
+  readonly tokenProgram: PublicKey;
+  readonly decimals: number;
+  readonly authority: PublicKey;
+  readonly rentExemptLamports: (space: number) => bigint;
+}
+
+export function createFungibleMint(args: CreateMintArgs): TransactionInstruction[] {
+  return [
+    SystemProgram.createAccount({
+      fromPubkey: args.payer,
+      newAccountPubkey: args.mint,
+      lamports: Number(args.rentExemptLamports(MINT_SIZE)),
+      space: MINT_SIZE,
+      programId: args.tokenProgram,
+    }),
+    createInitializeMint2Instruction(args.mint, args.decimals, args.authority, null, args.tokenProgram),
+  ];
+}
+
+export interface NftMintArgs {
+  readonly payer: PublicKey;
+  readonly mint: PublicKey;
+  readonly authority: PublicKey;
+  readonly owner: PublicKey;
+  readonly name: string;
+  readonly symbol: string;
+  readonly uri: string;
+  readonly rentExemptLamports: (space: number) => bigint;
+}
+
+/** A Token-2022 NFT whose metadata lives in the mint itself (metadata pointer -> the mint). */
+export function nftMint(args: NftMintArgs): TransactionInstruction[] {
+  const program = TOKEN_2022_PROGRAM_ID;
+  const metadata: TokenMetadata = {
+    updateAuthority: args.authority,
+    mint: args.mint,
+    name: args.name,
+    symbol: args.symbol,
+    uri: args.uri,
+    additionalMetadata: [],
+  };
+  // The account is created just large enough for the pointer: token-metadata's initialize
+  // reallocates it to hold the metadata, so only the rent has to cover the final size up front.
+  const space = getMintLen([ExtensionType.MetadataPointer]);
+  const finalSize = space + TYPE_SIZE + LENGTH_SIZE + pack(metadata).length;
+  const ownerAccount = associatedTokenAddress(args.mint, args.owner, program);
+  return [
+    SystemProgram.createAccount({
+      fromPubkey: args.payer,
+      newAccountPubkey: args.mint,
+      lamports: Number(args.rentExemptLamports(finalSize)),
+      space,
+      programId: program,
+    }),
+    createInitializeMetadataPointerInstruction(args.mint, args.authority, args.mint, program),
+    createInitializeMintInstruction(args.mint, 0, args.authority, null, program),
+    createInitializeInstruction({
+      programId: program,
+      metadata: args.mint,
+      updateAuthority: args.authority,
+      mint: args.mint,
+      mintAuthority: args.authority,
+      name: args.name,
+      symbol: args.symbol,
+      uri: args.uri,
+    }),
+    createAssociatedTokenAccountIdempotentInstruction(
+      args.payer,
+      ownerAccount,
+      args.owner,
+      args.mint,
+      program,
+    ),
+    createMintToCheckedInstruction(args.mint, ownerAccount, args.authority, 1n, 0, [], program),
+    createSetAuthorityInstruction(args.mint, args.authority, AuthorityType.MintTokens, null, [], program),
+  ];
+}
+
+export { PublicKey, TOKEN_2022_PROGRAM_ID };

@@ -1,0 +1,51 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, types } from '@electric-sql/pglite';
+import type { SqlClient, SqlExecutor } from './sql.js';
+
+export interface PgliteClientOptions {
+  /** Directory holding the database files; in memory when absent. */
+  readonly dataDir?: string;
+}
+
+// PGlite turns int8 into a JS number when it fits 53 bits; amounts must never pass through a float.
+const asText = (value: string) => value;
+const PARSERS = { [types.INT8]: asText, [types.NUMERIC]: asText };
+
+/**
+ * PostgreSQL compiled to WebAssembly, in this process. It has a single connection: statements
+ * queue behind each other and a transaction holds the connection until it ends, so code inside
+ * `transaction` must use the executor it is given, never the client (that would wait forever).
+ */
+export async function createPgliteClient(options: PgliteClientOptions = {}): Promise<SqlClient> {
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true, mode: 0o700 });
+  const db = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    parsers: PARSERS,
+  });
+
+  return {
+    async query<Row>(text: string, params?: unknown[]) {
+      const result = await db.query<Row>(text, params as unknown[] | undefined);
+      return { rows: result.rows };
+    },
+    async exec(text) {
+      await db.exec(text);
+    },
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+      return db.transaction((tx) =>
+        fn({
+          async query<Row>(text: string, params?: unknown[]) {
+            const result = await tx.query<Row>(text, params as unknown[] | undefined);
+            return { rows: result.rows };
+          },
+          async exec(text) {
+            await tx.exec(text);
+          },
+        }),
+      );
+    },
+    async close() {
+      if (!db.closed) await db.close();
+    },
+  };
+}

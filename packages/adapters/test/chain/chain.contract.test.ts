@@ -1,0 +1,339 @@
+import {
+  type ChainPort,
+  type Currencies,
+  type Currency,
+  encodeBase58,
+  type PreparedTransaction,
+  type PublicKey,
+} from '@token-actions/core';
+import { createFakeChain } from '@token-actions/core/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLiteSvmChain } from '../../src/chain/index.js';
+import { newKey, signPrepared, type TestKey } from './keys.js';
+
+const SOL = 1_000_000_000n;
+const VALIDITY = 10;
+const FINALITY = 4;
+
+interface Harness {
+  readonly chain: ChainPort;
+  readonly currencies: Currencies;
+  advance(slots: number): void;
+  fund(owner: PublicKey, lamports: bigint): void;
+  close(): void;
+}
+
+const harnesses: [string, () => Promise<Harness>][] = [
+  [
+    'fake chain',
+    async () => {
+      const chain = createFakeChain({ finalityDepthSlots: FINALITY, blockhashValiditySlots: VALIDITY });
+      return {
+        chain,
+        currencies: chain.currencies,
+        advance: (n) => chain.advance(n),
+        fund: (owner, lamports) => void chain.fund(owner, lamports),
+        close: () => {},
+      };
+    },
+  ],
+  [
+    'litesvm chain',
+    async () => {
+      const chain = await createLiteSvmChain({
+        slotIntervalMs: 0,
+        finalityDepthSlots: FINALITY,
+        blockhashValiditySlots: VALIDITY,
+      });
+      return {
+        chain,
+        currencies: chain.currencies,
+        advance: (n) => chain.tick(n),
+        fund: (owner, lamports) => void chain.fund(owner, lamports),
+        close: () => chain.close(),
+      };
+    },
+  ],
+];
+
+describe.each(harnesses)('ChainPort contract: %s', (_name, make) => {
+  let h: Harness;
+  let chain: ChainPort;
+  let payer: TestKey;
+
+  beforeAll(async () => {
+    h = await make();
+    chain = h.chain;
+    payer = newKey();
+    h.fund(payer.address, 100n * SOL);
+  });
+  afterAll(() => h.close());
+
+  const balance = async (owner: PublicKey, currency: Currency) =>
+    (await chain.getBalance(owner, currency))._unsafeUnwrap();
+
+  const prepareTransfer = async (
+    currency: Currency,
+    from: TestKey,
+    to: PublicKey,
+    amount: bigint,
+    price = 1_000n,
+  ) =>
+    (
+      await chain.prepare(
+        { kind: 'transfer', currency, from: from.address, to, amount },
+        {
+          feePayer: payer.address,
+          computeUnitPrice: price,
+        },
+      )
+    )._unsafeUnwrap();
+
+  const send = async (prepared: PreparedTransaction, keys: TestKey[]) =>
+    (await chain.send(signPrepared(prepared, keys)))._unsafeUnwrap();
+
+  const status = async (id: string) => (await chain.getStatuses([id as never]))._unsafeUnwrap()[0];
+
+  it('reports a cluster and SPL currencies with mints', () => {
+    expect(chain.cluster.rpcUrl).toMatch(/^https?:\/\//);
+    expect(h.currencies.native.mint).toBeUndefined();
+    expect(h.currencies.stable.decimals).toBe(6);
+    expect(h.currencies.stable.mint).toBeTruthy();
+    expect(h.currencies.project.mint).toBeTruthy();
+    expect(h.currencies.project.tokenProgram).toBeTruthy();
+  });
+
+  it('transfers SOL: exact balance changes, fee as prepared, processed -> confirmed -> finalized', async () => {
+    const sender = newKey();
+    const recipient = newKey();
+    h.fund(sender.address, 5n * SOL);
+    const payerBefore = await balance(payer.address, h.currencies.native);
+
+    const prepared = await prepareTransfer(
+      h.currencies.native,
+      sender,
+      recipient.address,
+      1_500_000_000n,
+      5_000n,
+    );
+    expect(prepared.signers).toEqual([payer.address, sender.address]);
+    expect(prepared.computeUnitPrice).toBe(5_000n);
+    expect(prepared.computeUnitLimit).toBeGreaterThan(0);
+    expect(prepared.feeLamports).toBe(
+      10_000n + (5_000n * BigInt(prepared.computeUnitLimit) + 999_999n) / 1_000_000n,
+    );
+    expect(prepared.writableAccounts).toEqual(
+      expect.arrayContaining([payer.address, sender.address, recipient.address]),
+    );
+    const height = (await chain.getBlockHeight())._unsafeUnwrap();
+    expect(prepared.lastValidBlockHeight).toBe(height + BigInt(VALIDITY));
+
+    const id = await send(prepared, [payer, sender]);
+    expect(await balance(sender.address, h.currencies.native)).toBe(5n * SOL - 1_500_000_000n);
+    expect(await balance(recipient.address, h.currencies.native)).toBe(1_500_000_000n);
+    expect(await balance(payer.address, h.currencies.native)).toBe(payerBefore - prepared.feeLamports);
+
+    expect(await status(id)).toMatchObject({ commitment: 'processed' });
+    expect((await status(id))?.error).toBeUndefined();
+    h.advance(1);
+    expect(await status(id)).toMatchObject({ commitment: 'confirmed' });
+    h.advance(FINALITY);
+    expect(await status(id)).toMatchObject({ commitment: 'finalized' });
+  });
+
+  it.each(['stable', 'project'] as const)(
+    'transfers the %s token to a wallet without a token account',
+    async (kind) => {
+      const currency = h.currencies[kind];
+      const sender = newKey();
+      const recipient = newKey();
+      const funded = (
+        await chain.airdrop(sender.address, currency, 250n * 10n ** BigInt(currency.decimals))
+      )._unsafeUnwrap();
+      expect(await status(funded)).toMatchObject({ commitment: 'processed' });
+      expect(await balance(sender.address, currency)).toBe(250n * 10n ** BigInt(currency.decimals));
+      expect(await balance(recipient.address, currency)).toBe(0n);
+
+      const amount = 12n * 10n ** BigInt(currency.decimals) + 345n;
+      const prepared = await prepareTransfer(currency, sender, recipient.address, amount);
+      const id = await send(prepared, [payer, sender]);
+      expect(await balance(sender.address, currency)).toBe(250n * 10n ** BigInt(currency.decimals) - amount);
+      expect(await balance(recipient.address, currency)).toBe(amount);
+      h.advance(FINALITY);
+      expect(await status(id)).toMatchObject({ commitment: 'finalized' });
+      expect((await status(id))?.error).toBeUndefined();
+    },
+  );
+
+  it('refuses to prepare what the sender cannot pay: INSUFFICIENT_FUNDS', async () => {
+    const poor = newKey();
+    h.fund(poor.address, SOL);
+    const sol = await chain.prepare(
+      {
+        kind: 'transfer',
+        currency: h.currencies.native,
+        from: poor.address,
+        to: newKey().address,
+        amount: 2n * SOL,
+      },
+      { feePayer: payer.address, computeUnitPrice: 0n },
+    );
+    expect(sol._unsafeUnwrapErr().code).toBe('INSUFFICIENT_FUNDS');
+
+    const token = await chain.prepare(
+      {
+        kind: 'transfer',
+        currency: h.currencies.stable,
+        from: poor.address,
+        to: newKey().address,
+        amount: 1n,
+      },
+      { feePayer: payer.address, computeUnitPrice: 0n },
+    );
+    expect(token._unsafeUnwrapErr().code).toBe('INSUFFICIENT_FUNDS');
+
+    const broke = newKey();
+    const feeless = await chain.prepare(
+      {
+        kind: 'transfer',
+        currency: h.currencies.native,
+        from: poor.address,
+        to: newKey().address,
+        amount: SOL / 10n,
+      },
+      { feePayer: broke.address, computeUnitPrice: 0n },
+    );
+    expect(feeless._unsafeUnwrapErr().code).toBe('INSUFFICIENT_FUNDS');
+  });
+
+  it('records a transaction that lands but fails, with its error', async () => {
+    const currency = h.currencies.stable;
+    const sender = newKey();
+    (await chain.airdrop(sender.address, currency, 100n))._unsafeUnwrap();
+    const first = await prepareTransfer(currency, sender, newKey().address, 60n);
+    const second = await prepareTransfer(currency, sender, newKey().address, 60n);
+    const payerBefore = await balance(payer.address, h.currencies.native);
+    await send(first, [payer, sender]);
+    const failedId = await send(second, [payer, sender]);
+    const failed = await status(failedId);
+    expect(failed?.error).toMatch(/insufficient/i);
+    expect(await balance(sender.address, currency)).toBe(40n);
+    // The failed one still paid its fee.
+    expect(await balance(payer.address, h.currencies.native)).toBeLessThanOrEqual(
+      payerBefore - first.feeLamports - second.feeLamports,
+    );
+  });
+
+  it('executes a signed transaction once however often it is sent', async () => {
+    const sender = newKey();
+    const recipient = newKey();
+    h.fund(sender.address, 3n * SOL);
+    const prepared = await prepareTransfer(h.currencies.native, sender, recipient.address, SOL);
+    const wire = signPrepared(prepared, [payer, sender]);
+    const first = (await chain.send(wire))._unsafeUnwrap();
+    const again = (await chain.send(wire))._unsafeUnwrap();
+    h.advance(1);
+    const third = (await chain.send(wire))._unsafeUnwrap();
+    expect(again).toBe(first);
+    expect(third).toBe(first);
+    expect(await balance(recipient.address, h.currencies.native)).toBe(SOL);
+    expect(await balance(sender.address, h.currencies.native)).toBe(2n * SOL);
+  });
+
+  it('prepares distinct transactions for identical intents', async () => {
+    const sender = newKey();
+    const recipient = newKey();
+    h.fund(sender.address, 3n * SOL);
+    const a = await prepareTransfer(h.currencies.native, sender, recipient.address, SOL / 2n);
+    const b = await prepareTransfer(h.currencies.native, sender, recipient.address, SOL / 2n);
+    const idA = await send(a, [payer, sender]);
+    const idB = await send(b, [payer, sender]);
+    expect(idA).not.toBe(idB);
+    expect(await balance(recipient.address, h.currencies.native)).toBe(SOL);
+  });
+
+  it('mints an NFT: metadata readable, supply 1, decimals 0, no mint authority', async () => {
+    const authority = newKey();
+    const owner = newKey();
+    const prepared = (
+      await chain.prepare(
+        {
+          kind: 'mint_nft',
+          authority: authority.address,
+          owner: owner.address,
+          name: 'Token Action #1',
+          symbol: 'TACT',
+          uri: 'https://example.com/nft/1.json',
+        },
+        { feePayer: payer.address, computeUnitPrice: 100n },
+      )
+    )._unsafeUnwrap();
+    expect(prepared.mint).toBeTruthy();
+    expect(prepared.signers[0]).toBe(payer.address);
+    expect(prepared.signers).toEqual(expect.arrayContaining([authority.address, prepared.mint]));
+    expect(Object.keys(prepared.presigned)).toEqual([prepared.mint]);
+    expect((await chain.getNft(prepared.mint!))._unsafeUnwrap()).toBeNull();
+
+    const id = await send(prepared, [payer, authority]);
+    expect((await status(id))?.error).toBeUndefined();
+    const nft = (await chain.getNft(prepared.mint!))._unsafeUnwrap();
+    expect(nft).toMatchObject({
+      mint: prepared.mint,
+      name: 'Token Action #1',
+      symbol: 'TACT',
+      uri: 'https://example.com/nft/1.json',
+      updateAuthority: authority.address,
+      supply: 1n,
+      decimals: 0,
+      owner: owner.address,
+    });
+    expect(nft?.mintAuthority).toBeUndefined();
+  });
+
+  it('accepts a blockhash up to its last valid block height and rejects it after', async () => {
+    const sender = newKey();
+    h.fund(sender.address, 3n * SOL);
+    const onTime = await prepareTransfer(h.currencies.native, sender, newKey().address, SOL / 10n);
+    const late = await prepareTransfer(h.currencies.native, sender, newKey().address, SOL / 10n);
+    const height = (await chain.getBlockHeight())._unsafeUnwrap();
+    h.advance(Number(onTime.lastValidBlockHeight - height));
+    expect((await chain.getBlockHeight())._unsafeUnwrap()).toBe(onTime.lastValidBlockHeight);
+    await send(onTime, [payer, sender]);
+
+    h.advance(1);
+    const lateWire = signPrepared(late, [payer, sender]);
+    const rejected = await chain.send(lateWire);
+    expect(rejected._unsafeUnwrapErr()).toMatchObject({
+      code: 'INVALID_INPUT',
+      message: 'blockhash not found or expired',
+    });
+    expect(await status(encodeBase58(lateWire.subarray(1, 65)))).toBeNull();
+    expect(await balance(sender.address, h.currencies.native)).toBe(3n * SOL - SOL / 10n);
+  });
+
+  it('answers statuses in order, null for unknown ids, and refuses over 256', async () => {
+    const unknown = '1'.repeat(64);
+    expect((await chain.getStatuses([unknown as never]))._unsafeUnwrap()).toEqual([null]);
+    const tooMany = await chain.getStatuses(Array.from({ length: 257 }, () => unknown as never));
+    expect(tooMany._unsafeUnwrapErr().code).toBe('INVALID_INPUT');
+  });
+
+  it('reports recent prioritization fees for the accounts a transaction wrote', async () => {
+    const sender = newKey();
+    h.fund(sender.address, 2n * SOL);
+    const prepared = await prepareTransfer(h.currencies.native, sender, newKey().address, SOL / 10n, 77_777n);
+    // Funding wrote the sender at price 0; a slot of its own keeps the minimum at this price.
+    h.advance(1);
+    const id = await send(prepared, [payer, sender]);
+    const landedAt = (await status(id))!.slot;
+    const fees = (await chain.getRecentPrioritizationFees([sender.address]))._unsafeUnwrap();
+    expect(fees.length).toBeGreaterThan(0);
+    expect(fees.length).toBeLessThanOrEqual(150);
+    expect(fees.find((entry) => entry.slot === landedAt)?.fee).toBe(77_777n);
+  });
+
+  it('rejects malformed wire bytes with INVALID_INPUT', async () => {
+    const result = await chain.send(new Uint8Array([1, 2, 3]));
+    expect(result._unsafeUnwrapErr().code).toBe('INVALID_INPUT');
+  });
+});

@@ -1,0 +1,595 @@
+import type { EscrowRecord, Signature, StorePort, TransactionRecord, TxStatus } from '@token-actions/core';
+import { U64_MAX } from '@token-actions/core';
+import { createFixedClock, createInMemoryStore, type FixedClock } from '@token-actions/core/testing';
+import type { ResultAsync } from 'neverthrow';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPgStore, listTransactionEvents, type SqlClient } from '../../src/store/index.js';
+import {
+  createMigratedPglite,
+  createPostgresSchema,
+  POSTGRES_REACHABLE,
+  randomPublicKey,
+  randomSignature,
+  truncateAll,
+} from './harness.js';
+
+const HOUR = 60 * 60 * 1000;
+
+async function unwrap<T, E>(pending: ResultAsync<T, E>): Promise<T> {
+  return (await pending)._unsafeUnwrap();
+}
+
+interface Subject {
+  store: StorePort;
+  /** Number of recorded status changes of one transaction. */
+  eventCount(id: Signature): Promise<number>;
+}
+
+interface Variant {
+  name: string;
+  skip?: boolean;
+  /** The SQL client behind the store, for the pg variants. */
+  sql?: () => SqlClient;
+  setup(): Promise<void>;
+  fresh(clock: FixedClock): Promise<Subject>;
+  teardown(): Promise<void>;
+}
+
+function pgVariant(
+  name: string,
+  open: () => Promise<{ sql: SqlClient; close(): Promise<void> }>,
+  skip = false,
+): Variant {
+  let opened: { sql: SqlClient; close(): Promise<void> } | undefined;
+  return {
+    name,
+    skip,
+    sql: () => opened!.sql,
+    async setup() {
+      opened = await open();
+    },
+    async fresh(clock) {
+      const sql = opened!.sql;
+      await truncateAll(sql);
+      return {
+        store: createPgStore(sql, { clock }),
+        eventCount: async (id) => (await listTransactionEvents(sql, id))._unsafeUnwrap().length,
+      };
+    },
+    async teardown() {
+      await opened?.close();
+    },
+  };
+}
+
+const variants: Variant[] = [
+  {
+    name: 'in-memory fake',
+    async setup() {},
+    async fresh(clock) {
+      const store = createInMemoryStore({ clock });
+      return { store, eventCount: async (id) => store.transactionEvents(id).length };
+    },
+    async teardown() {},
+  },
+  pgVariant('PGlite', async () => {
+    const sql = await createMigratedPglite();
+    return { sql, close: () => sql.close() };
+  }),
+  pgVariant(
+    'PostgreSQL',
+    async () => {
+      const schema = await createPostgresSchema();
+      return { sql: schema.sql, close: () => schema.drop() };
+    },
+    !POSTGRES_REACHABLE,
+  ),
+];
+
+function txRecord(overrides: Partial<TransactionRecord> = {}, clock?: FixedClock): TransactionRecord {
+  const at = clock?.now() ?? new Date('2025-01-01T00:00:00.000Z');
+  return {
+    id: randomSignature(),
+    kind: 'donation',
+    status: 'pending',
+    currency: 'USDC',
+    amount: 1_500_000n,
+    from: randomPublicKey(),
+    to: randomPublicKey(),
+    priority: 'Medium',
+    computeUnitPrice: 12_345n,
+    computeUnitLimit: 200_000,
+    feeLamports: 5_000n,
+    wire: crypto.getRandomValues(new Uint8Array(300)),
+    blockhash: randomPublicKey(),
+    lastValidBlockHeight: 123_456_789n,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+function escrowRecord(overrides: Partial<EscrowRecord> = {}, clock?: FixedClock): EscrowRecord {
+  const at = clock?.now() ?? new Date('2025-01-01T00:00:00.000Z');
+  return {
+    id: `esc_${crypto.randomUUID()}`,
+    purpose: 'merchant_payment',
+    payer: randomPublicKey(),
+    beneficiary: randomPublicKey(),
+    currency: 'USDC',
+    amount: 25_000_000n,
+    status: 'held',
+    fundingTransactionId: randomSignature(),
+    expiresAt: new Date(at.getTime() + HOUR),
+    expiryAction: 'refund',
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+describe.each(variants)('StorePort contract: $name', (variant) => {
+  describe.skipIf(Boolean(variant.skip))('semantics', () => {
+    let clock: FixedClock;
+    let store: StorePort;
+    let eventCount: Subject['eventCount'];
+
+    beforeAll(() => variant.setup(), 60_000);
+    afterAll(() => variant.teardown());
+    beforeEach(async () => {
+      clock = createFixedClock(new Date('2025-03-01T12:00:00.000Z'));
+      const subject = await variant.fresh(clock);
+      store = subject.store;
+      eventCount = subject.eventCount;
+    });
+
+    describe('transactions', () => {
+      it('stores every field and reads it back unchanged', async () => {
+        const record = txRecord(
+          { mint: randomPublicKey(), escrowId: 'esc_1', slot: 987_654_321n, error: 'boom' },
+          clock,
+        );
+        const inserted = (await store.transactions.insert(record))._unsafeUnwrap();
+        expect(inserted.inserted).toBe(true);
+        expect(inserted.record).toEqual(record);
+        const read = (await store.transactions.get(record.id))._unsafeUnwrap();
+        expect(read).toEqual(record);
+        expect(read!.wire).toBeInstanceOf(Uint8Array);
+      });
+
+      it('leaves optional fields absent rather than undefined', async () => {
+        const { currency, amount, from, to, priority, ...rest } = txRecord({}, clock);
+        const record: TransactionRecord = { ...rest, kind: 'mint' };
+        await store.transactions.insert(record);
+        const read = (await store.transactions.get(record.id))._unsafeUnwrap()!;
+        expect(read).toEqual(record);
+        for (const key of [
+          'currency',
+          'amount',
+          'from',
+          'to',
+          'mint',
+          'escrowId',
+          'priority',
+          'slot',
+          'error',
+        ]) {
+          expect(Object.hasOwn(read, key)).toBe(false);
+        }
+      });
+
+      it('keeps u64 amounts exact (never through a float)', async () => {
+        const beyondDouble = 2n ** 53n + 1n;
+        const record = txRecord(
+          {
+            amount: U64_MAX,
+            computeUnitPrice: beyondDouble,
+            feeLamports: U64_MAX - 1n,
+            lastValidBlockHeight: beyondDouble,
+            slot: U64_MAX,
+          },
+          clock,
+        );
+        await store.transactions.insert(record);
+        const read = (await store.transactions.get(record.id))._unsafeUnwrap()!;
+        expect(read.amount).toBe(U64_MAX);
+        expect(typeof read.amount).toBe('bigint');
+        expect(read.computeUnitPrice).toBe(beyondDouble);
+        expect(read.feeLamports).toBe(U64_MAX - 1n);
+        expect(read.lastValidBlockHeight).toBe(beyondDouble);
+        expect(read.slot).toBe(U64_MAX);
+      });
+
+      it('returns the existing record when the id is taken', async () => {
+        const first = txRecord({}, clock);
+        await store.transactions.insert(first);
+        const second = { ...txRecord({}, clock), id: first.id, amount: 1n };
+        const result = (await store.transactions.insert(second))._unsafeUnwrap();
+        expect(result.inserted).toBe(false);
+        expect(result.record).toEqual(first);
+      });
+
+      it('inserts exactly once under concurrency', async () => {
+        const record = txRecord({}, clock);
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () => unwrap(store.transactions.insert(record))),
+        );
+        expect(results.filter((r) => r.inserted)).toHaveLength(1);
+        for (const r of results) expect(r.record).toEqual(record);
+      });
+
+      it('returns null for an unknown id', async () => {
+        expect((await store.transactions.get(randomSignature()))._unsafeUnwrap()).toBeNull();
+      });
+
+      it('moves a status by compare-and-set and records the move', async () => {
+        const record = txRecord({}, clock);
+        await store.transactions.insert(record);
+        clock.advance(5_000);
+        expect(
+          (
+            await store.transactions.transition(record.id, 'pending', 'processed', { slot: 42n })
+          )._unsafeUnwrap(),
+        ).toBe(true);
+        expect((await store.transactions.transition(record.id, 'pending', 'processed'))._unsafeUnwrap()).toBe(
+          false,
+        );
+        const read = (await store.transactions.get(record.id))._unsafeUnwrap()!;
+        expect(read.status).toBe('processed');
+        expect(read.slot).toBe(42n);
+        expect(read.updatedAt).toEqual(clock.now());
+        expect(read.createdAt).toEqual(record.createdAt);
+        expect(await eventCount(record.id)).toBe(1);
+
+        expect(
+          (await store.transactions.transition(record.id, 'processed', 'finalized'))._unsafeUnwrap(),
+        ).toBe(true);
+        const final = (await store.transactions.get(record.id))._unsafeUnwrap()!;
+        expect(final.status).toBe('finalized');
+        expect(final.slot).toBe(42n);
+        expect(await eventCount(record.id)).toBe(2);
+      });
+
+      it('keeps the failure message given with a move to failed', async () => {
+        const record = txRecord({}, clock);
+        await store.transactions.insert(record);
+        expect(
+          (
+            await store.transactions.transition(record.id, 'pending', 'failed', {
+              slot: 7n,
+              error: 'custom program error: 0x1',
+            })
+          )._unsafeUnwrap(),
+        ).toBe(true);
+        const read = (await store.transactions.get(record.id))._unsafeUnwrap()!;
+        expect(read.error).toBe('custom program error: 0x1');
+        expect(read.slot).toBe(7n);
+      });
+
+      it('answers false for an unknown transaction', async () => {
+        expect(
+          (await store.transactions.transition(randomSignature(), 'pending', 'processed'))._unsafeUnwrap(),
+        ).toBe(false);
+      });
+
+      it.each<[TxStatus, TxStatus]>([
+        ['finalized', 'pending'],
+        ['processed', 'expired'],
+        ['pending', 'pending'],
+        ['failed', 'finalized'],
+        ['confirmed', 'processed'],
+      ])('refuses the illegal move %s -> %s', async (from, to) => {
+        const record = txRecord({ status: from }, clock);
+        await store.transactions.insert(record);
+        const result = await store.transactions.transition(record.id, from, to);
+        expect(result.isErr()).toBe(true);
+        expect(result._unsafeUnwrapErr().code).toBe('INVALID_STATUS_TRANSITION');
+        expect((await store.transactions.get(record.id))._unsafeUnwrap()!.status).toBe(from);
+        expect(await eventCount(record.id)).toBe(0);
+      });
+
+      it('lets exactly one of 50 concurrent identical moves win, with one event', async () => {
+        const record = txRecord({}, clock);
+        await store.transactions.insert(record);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () => store.transactions.transition(record.id, 'pending', 'processed')),
+        );
+        expect(results.map((r) => r._unsafeUnwrap()).filter(Boolean)).toHaveLength(1);
+        expect(await eventCount(record.id)).toBe(1);
+        expect((await store.transactions.get(record.id))._unsafeUnwrap()!.status).toBe('processed');
+      });
+
+      it('lets exactly one of competing moves to different statuses win', async () => {
+        const record = txRecord({}, clock);
+        await store.transactions.insert(record);
+        const targets: TxStatus[] = ['processed', 'confirmed', 'finalized', 'failed', 'expired'];
+        const results = await Promise.all(
+          Array.from({ length: 40 }, (_, i) =>
+            store.transactions.transition(record.id, 'pending', targets[i % targets.length]!),
+          ),
+        );
+        const winners = results
+          .map((r, i) => (r._unsafeUnwrap() ? targets[i % targets.length] : undefined))
+          .filter(Boolean);
+        expect(winners).toHaveLength(1);
+        expect((await store.transactions.get(record.id))._unsafeUnwrap()!.status).toBe(winners[0]);
+        expect(await eventCount(record.id)).toBe(1);
+      });
+
+      it('lists unsettled transactions oldest first, up to the limit', async () => {
+        const base = clock.now().getTime();
+        const at = (minutes: number) => new Date(base + minutes * 60_000);
+        const newest = txRecord({ createdAt: at(30), updatedAt: at(30) });
+        const oldest = txRecord({ createdAt: at(0), updatedAt: at(0) });
+        const middle = txRecord({ status: 'confirmed', createdAt: at(10), updatedAt: at(10) });
+        const processed = txRecord({ status: 'processed', createdAt: at(20), updatedAt: at(20) });
+        const settled = [
+          txRecord({ status: 'finalized', createdAt: at(-10), updatedAt: at(-10) }),
+          txRecord({ status: 'failed', createdAt: at(-9), updatedAt: at(-9) }),
+          txRecord({ status: 'expired', createdAt: at(-8), updatedAt: at(-8) }),
+        ];
+        for (const r of [newest, ...settled, middle, oldest, processed]) await store.transactions.insert(r);
+
+        const all = (await store.transactions.listUnsettled(100))._unsafeUnwrap();
+        expect(all.map((r) => r.id)).toEqual([oldest.id, middle.id, processed.id, newest.id]);
+        const two = (await store.transactions.listUnsettled(2))._unsafeUnwrap();
+        expect(two.map((r) => r.id)).toEqual([oldest.id, middle.id]);
+
+        await store.transactions.transition(oldest.id, 'pending', 'expired');
+        const after = (await store.transactions.listUnsettled(100))._unsafeUnwrap();
+        expect(after.map((r) => r.id)).toEqual([middle.id, processed.id, newest.id]);
+      });
+
+      it('counts by kind', async () => {
+        await store.transactions.insert(txRecord({ kind: 'mint' }, clock));
+        await store.transactions.insert(txRecord({ kind: 'mint' }, clock));
+        await store.transactions.insert(txRecord({ kind: 'donation' }, clock));
+        expect((await store.transactions.countByKind!('mint'))._unsafeUnwrap()).toBe(2);
+        expect((await store.transactions.countByKind!('airdrop'))._unsafeUnwrap()).toBe(0);
+      });
+    });
+
+    describe('escrows', () => {
+      it('stores and reads an escrow', async () => {
+        const record = escrowRecord({}, clock);
+        const result = (await store.escrows.insert(record))._unsafeUnwrap();
+        expect(result).toEqual({ inserted: true, record });
+        expect((await store.escrows.get(record.id))._unsafeUnwrap()).toEqual(record);
+        expect((await store.escrows.get('esc_missing'))._unsafeUnwrap()).toBeNull();
+      });
+
+      it('returns the existing escrow of the same funding transaction', async () => {
+        const first = escrowRecord({}, clock);
+        await store.escrows.insert(first);
+        const again = escrowRecord({ fundingTransactionId: first.fundingTransactionId, amount: 1n }, clock);
+        const result = (await store.escrows.insert(again))._unsafeUnwrap();
+        expect(result.inserted).toBe(false);
+        expect(result.record).toEqual(first);
+        expect((await store.escrows.get(again.id))._unsafeUnwrap()).toBeNull();
+      });
+
+      it('inserts one escrow per funding transaction under concurrency', async () => {
+        const funding = randomSignature();
+        const results = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            unwrap(store.escrows.insert(escrowRecord({ fundingTransactionId: funding }, clock))),
+          ),
+        );
+        expect(results.filter((r) => r.inserted)).toHaveLength(1);
+        const winner = results.find((r) => r.inserted)!.record;
+        for (const r of results) expect(r.record).toEqual(winner);
+      });
+
+      it('settles from held exactly once', async () => {
+        const record = escrowRecord({ amount: U64_MAX }, clock);
+        await store.escrows.insert(record);
+        clock.advance(1_000);
+        const settlement = randomSignature();
+        expect((await store.escrows.settle(record.id, 'released', settlement))._unsafeUnwrap()).toBe(true);
+        expect((await store.escrows.settle(record.id, 'refunded', randomSignature()))._unsafeUnwrap()).toBe(
+          false,
+        );
+        const read = (await store.escrows.get(record.id))._unsafeUnwrap()!;
+        expect(read.status).toBe('released');
+        expect(read.settlementTransactionId).toBe(settlement);
+        expect(read.amount).toBe(U64_MAX);
+        expect(read.updatedAt).toEqual(clock.now());
+        expect((await store.escrows.settle('esc_missing', 'released', settlement))._unsafeUnwrap()).toBe(
+          false,
+        );
+      });
+
+      it('lets one of concurrent release/refund win', async () => {
+        const record = escrowRecord({}, clock);
+        await store.escrows.insert(record);
+        const attempts = Array.from({ length: 30 }, (_, i) =>
+          i % 2 === 0 ? ('released' as const) : ('refunded' as const),
+        );
+        const results = await Promise.all(
+          attempts.map((to) => store.escrows.settle(record.id, to, randomSignature())),
+        );
+        const won = results.map((r, i) => (r._unsafeUnwrap() ? attempts[i] : undefined)).filter(Boolean);
+        expect(won).toHaveLength(1);
+        expect((await store.escrows.get(record.id))._unsafeUnwrap()!.status).toBe(won[0]);
+      });
+
+      it('lists held escrows past their expiry, soonest first', async () => {
+        const now = clock.now().getTime();
+        const expiring = (ms: number, overrides: Partial<EscrowRecord> = {}) =>
+          escrowRecord({ expiresAt: new Date(now + ms), ...overrides }, clock);
+        const late = expiring(-1_000);
+        const earliest = expiring(-60_000);
+        const exactlyNow = expiring(0);
+        const future = expiring(60_000);
+        const settled = expiring(-120_000);
+        for (const r of [late, future, exactlyNow, earliest, settled]) await store.escrows.insert(r);
+        await store.escrows.settle(settled.id, 'refunded', randomSignature());
+
+        const expired = (await store.escrows.listExpired(clock.now(), 10))._unsafeUnwrap();
+        expect(expired.map((e) => e.id)).toEqual([earliest.id, late.id, exactlyNow.id]);
+        expect((await store.escrows.listExpired(clock.now(), 1))._unsafeUnwrap().map((e) => e.id)).toEqual([
+          earliest.id,
+        ]);
+      });
+    });
+
+    describe('idempotency', () => {
+      it('claims a new key, then reports it in progress, then completed', async () => {
+        const now = clock.now();
+        expect((await store.idempotency.begin('api', 'k1', 'h1', now))._unsafeUnwrap()).toEqual({
+          state: 'started',
+        });
+        expect((await store.idempotency.begin('api', 'k1', 'h1', now))._unsafeUnwrap()).toEqual({
+          state: 'in_progress',
+        });
+        await store.idempotency.complete('api', 'k1', 201, '{"transactionId":"x"}');
+        expect((await store.idempotency.begin('api', 'k1', 'h1', now))._unsafeUnwrap()).toEqual({
+          state: 'completed',
+          status: 201,
+          body: '{"transactionId":"x"}',
+        });
+      });
+
+      it('reports a mismatch for the same key with another body, in progress or completed', async () => {
+        const now = clock.now();
+        await store.idempotency.begin('api', 'k1', 'h1', now);
+        expect((await store.idempotency.begin('api', 'k1', 'h2', now))._unsafeUnwrap()).toEqual({
+          state: 'mismatch',
+        });
+        await store.idempotency.complete('api', 'k1', 200, 'ok');
+        expect((await store.idempotency.begin('api', 'k1', 'h2', now))._unsafeUnwrap()).toEqual({
+          state: 'mismatch',
+        });
+      });
+
+      it('keeps scopes apart', async () => {
+        const now = clock.now();
+        await store.idempotency.begin('client-a', 'k', 'h1', now);
+        expect((await store.idempotency.begin('client-b', 'k', 'h2', now))._unsafeUnwrap()).toEqual({
+          state: 'started',
+        });
+      });
+
+      it('forgets a released claim but not a completed one', async () => {
+        const now = clock.now();
+        await store.idempotency.begin('api', 'k1', 'h1', now);
+        await store.idempotency.release('api', 'k1');
+        expect((await store.idempotency.begin('api', 'k1', 'h2', now))._unsafeUnwrap()).toEqual({
+          state: 'started',
+        });
+        await store.idempotency.complete('api', 'k1', 200, 'done');
+        await store.idempotency.release('api', 'k1');
+        expect((await store.idempotency.begin('api', 'k1', 'h2', now))._unsafeUnwrap()).toEqual({
+          state: 'completed',
+          status: 200,
+          body: 'done',
+        });
+      });
+
+      it('honours a key for 24 hours and treats an older one as absent', async () => {
+        const start = clock.now();
+        await store.idempotency.begin('api', 'k1', 'h1', start);
+        await store.idempotency.complete('api', 'k1', 200, 'first');
+        const almost = new Date(start.getTime() + 24 * HOUR - 1);
+        expect((await store.idempotency.begin('api', 'k1', 'h2', almost))._unsafeUnwrap()).toEqual({
+          state: 'mismatch',
+        });
+        const later = new Date(start.getTime() + 24 * HOUR + 1);
+        expect((await store.idempotency.begin('api', 'k1', 'h2', later))._unsafeUnwrap()).toEqual({
+          state: 'started',
+        });
+        // The replacement is a fresh claim: in progress, with the new body's hash.
+        expect((await store.idempotency.begin('api', 'k1', 'h2', later))._unsafeUnwrap()).toEqual({
+          state: 'in_progress',
+        });
+        expect((await store.idempotency.begin('api', 'k1', 'h1', later))._unsafeUnwrap()).toEqual({
+          state: 'mismatch',
+        });
+      });
+
+      it('lets exactly one of concurrent claims start', async () => {
+        const now = clock.now();
+        const results = await Promise.all(
+          Array.from({ length: 30 }, () => unwrap(store.idempotency.begin('api', 'race', 'h', now))),
+        );
+        expect(results.filter((r) => r.state === 'started')).toHaveLength(1);
+        expect(results.filter((r) => r.state === 'in_progress')).toHaveLength(29);
+      });
+
+      it('purges keys created before the cutoff and says how many', async () => {
+        const start = clock.now();
+        await store.idempotency.begin('api', 'old1', 'h', start);
+        await store.idempotency.begin('api', 'old2', 'h', start);
+        await store.idempotency.complete('api', 'old2', 200, 'x');
+        const later = new Date(start.getTime() + 2 * HOUR);
+        await store.idempotency.begin('api', 'new', 'h', later);
+        expect(
+          (await store.idempotency.purgeOlderThan(new Date(start.getTime() + HOUR)))._unsafeUnwrap(),
+        ).toBe(2);
+        expect((await store.idempotency.begin('api', 'old1', 'other', later))._unsafeUnwrap()).toEqual({
+          state: 'started',
+        });
+        expect((await store.idempotency.begin('api', 'new', 'h', later))._unsafeUnwrap()).toEqual({
+          state: 'in_progress',
+        });
+        expect((await store.idempotency.purgeOlderThan(start))._unsafeUnwrap()).toBe(0);
+      });
+    });
+
+    describe('api keys', () => {
+      it('finds a key by its hash only', async () => {
+        const createdAt = clock.now();
+        (
+          await store.apiKeys.insert({ id: 'key_1', label: 'dev', hash: 'a'.repeat(64), createdAt })
+        )._unsafeUnwrap();
+        expect((await store.apiKeys.findByHash('a'.repeat(64)))._unsafeUnwrap()).toEqual({
+          id: 'key_1',
+          label: 'dev',
+          createdAt,
+        });
+        expect((await store.apiKeys.findByHash('b'.repeat(64)))._unsafeUnwrap()).toBeNull();
+      });
+
+      it('refuses a second key with the same hash without echoing it', async () => {
+        const createdAt = clock.now();
+        const hash = 'c'.repeat(64);
+        await store.apiKeys.insert({ id: 'key_1', label: 'one', hash, createdAt });
+        const result = await store.apiKeys.insert({ id: 'key_2', label: 'two', hash, createdAt });
+        expect(result.isErr()).toBe(true);
+        expect(JSON.stringify(result._unsafeUnwrapErr())).not.toContain(hash);
+      });
+    });
+
+    if (variant.sql) {
+      describe('driver failures', () => {
+        it('become STORE_UNAVAILABLE without SQL or values in the error', async () => {
+          const broken = createPgStore({
+            query: () =>
+              Promise.reject(
+                Object.assign(new Error('relation "transactions" does not exist: SELECT secret'), {
+                  code: '42P01',
+                  query: 'SELECT secret',
+                  params: ['s3cr3t'],
+                }),
+              ),
+          });
+          const result = await broken.transactions.get(randomSignature());
+          const error = result._unsafeUnwrapErr();
+          expect(error.code).toBe('STORE_UNAVAILABLE');
+          expect(JSON.stringify(error)).not.toMatch(/SELECT|s3cr3t|secret/);
+          expect(error.context).toMatchObject({ operation: 'transactions.get', sqlState: '42P01' });
+        });
+
+        it('reports a real driver error (unknown table) the same way', async () => {
+          const sql = variant.sql!();
+          const store2 = createPgStore({
+            query: (text, params) => sql.query(text.replace(/\btransactions\b/g, 'no_such_table'), params),
+          });
+          const error = (await store2.transactions.listUnsettled(10))._unsafeUnwrapErr();
+          expect(error.code).toBe('STORE_UNAVAILABLE');
+          expect(error.message).not.toMatch(/no_such_table|SELECT/i);
+        });
+      });
+    }
+  });
+});
