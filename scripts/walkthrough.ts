@@ -57,9 +57,13 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
   }
 
   // The project token's ticker comes from the service's own document, so the walkthrough works for any.
-  const spec = (await (await fetch(`${options.baseUrl}/v1/openapi.json`)).json()) as { paths: Record<string, unknown> };
+  const spec = (await (await fetch(`${options.baseUrl}/v1/openapi.json`)).json()) as {
+    paths: Record<string, unknown>;
+  };
   const donatePaths = Object.keys(spec.paths).filter((p) => p.startsWith('/v1/api/donate/'));
-  const project = donatePaths.map((p) => p.split('/').pop()!.toUpperCase()).find((t) => t !== 'SOL' && t !== 'USDC');
+  const project = donatePaths
+    .map((p) => p.split('/').pop()!.toUpperCase())
+    .find((t) => t !== 'SOL' && t !== 'USDC');
   check(project !== undefined, 'no project-token donate route in the OpenAPI document');
   DECIMALS[project] = 9;
 
@@ -84,11 +88,17 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
     [project, '50', 'VeryHigh'],
   ];
   for (const [currency, amount, priority] of donations) {
-    const out = await ok('POST', `/v1/api/donate/${currency.toLowerCase()}`, { account: sender, amount, priority });
+    const out = await ok('POST', `/v1/api/donate/${currency.toLowerCase()}`, {
+      account: sender,
+      amount,
+      priority,
+    });
     tx[`donate ${amount} ${currency} ${priority}`] = out.transactionId as string;
   }
 
-  tx['charity direct'] = (await ok('POST', '/v1/api/charity/donate', { charity, amount: '20', currency: 'USDC', account: sender })).transactionId as string;
+  tx['charity direct'] = (
+    await ok('POST', '/v1/api/charity/donate', { charity, amount: '20', currency: 'USDC', account: sender })
+  ).transactionId as string;
   const charityEscrow = await ok('POST', '/v1/api/charity/donate', {
     charity: escrowCharity,
     amount: '1',
@@ -97,7 +107,14 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
     account: sender,
   });
   tx['charity escrow'] = charityEscrow.transactionId as string;
-  tx['merchant direct'] = (await ok('POST', '/v1/api/merchant/payment', { merchant, amount: '30', currency: project, account: sender })).transactionId as string;
+  tx['merchant direct'] = (
+    await ok('POST', '/v1/api/merchant/payment', {
+      merchant,
+      amount: '30',
+      currency: project,
+      account: sender,
+    })
+  ).transactionId as string;
   const merchantEscrow = await ok('POST', '/v1/api/merchant/payment', {
     merchant: escrowMerchant,
     amount: '15',
@@ -106,17 +123,32 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
     account: sender,
   });
   tx['merchant escrow'] = merchantEscrow.transactionId as string;
-  check(typeof charityEscrow.escrowId === 'string' && typeof merchantEscrow.escrowId === 'string', 'escrowed payments return escrowId');
+  check(
+    typeof charityEscrow.escrowId === 'string' && typeof merchantEscrow.escrowId === 'string',
+    'escrowed payments return escrowId',
+  );
 
-  const minted = await ok('POST', '/v1/api/mint', { name: 'Walkthrough #1', symbol: 'WALK', uri: 'https://example.org/walk/1.json', owner: sender });
+  const minted = await ok('POST', '/v1/api/mint', {
+    name: 'Walkthrough #1',
+    symbol: 'WALK',
+    uri: 'https://example.org/walk/1.json',
+    owner: sender,
+  });
   tx.mint = minted.transactionId as string;
 
   const details = { currency: 'USDC', amount: '7', priority: 'High' };
-  const previewed = await ok('POST', '/v1/api/transaction/preview', { account: sender, transactionType: 'donation', details });
+  const previewed = await ok('POST', '/v1/api/transaction/preview', {
+    account: sender,
+    transactionType: 'donation',
+    details,
+  });
   const signBody = { account: sender, transactionType: 'donation', details, preview: previewed.preview };
   const signedOnce = await ok('POST', '/v1/api/transaction/sign', signBody);
   const signedTwice = await ok('POST', '/v1/api/transaction/sign', signBody);
-  check(signedOnce.transactionId === signedTwice.transactionId, 'signing one preview twice gives one transaction id');
+  check(
+    signedOnce.transactionId === signedTwice.transactionId,
+    'signing one preview twice gives one transaction id',
+  );
   tx['preview+sign'] = signedOnce.transactionId as string;
 
   async function finalized(id: string) {
@@ -124,7 +156,10 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
     for (;;) {
       const { json } = await call('GET', `/v1/api/transaction/track/${id}`);
       if (json.status === 'finalized') return json;
-      check(json.status !== 'failed' && json.status !== 'expired', `transaction ${id} ended ${json.status}: ${json.error ?? ''}`);
+      check(
+        json.status !== 'failed' && json.status !== 'expired',
+        `transaction ${id} ended ${json.status}: ${json.error ?? ''}`,
+      );
       check(Date.now() < deadline, `transaction ${id} still ${json.status}`);
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -150,8 +185,14 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
   log(`   ${Object.keys(statuses).length} transactions finalized`);
 
   const nft = await ok('GET', `/v1/api/nfts/${minted.mint}`);
-  check(nft.name === 'Walkthrough #1' && nft.symbol === 'WALK' && nft.uri === 'https://example.org/walk/1.json', `NFT metadata on chain: ${JSON.stringify(nft)}`);
-  check(nft.supply === '1' && nft.decimals === 0 && nft.mintAuthority === null, 'NFT supply 1, decimals 0, no mint authority');
+  check(
+    nft.name === 'Walkthrough #1' && nft.symbol === 'WALK' && nft.uri === 'https://example.org/walk/1.json',
+    `NFT metadata on chain: ${JSON.stringify(nft)}`,
+  );
+  check(
+    nft.supply === '1' && nft.decimals === 0 && nft.mintAuthority === null,
+    'NFT supply 1, decimals 0, no mint authority',
+  );
 
   const expected: Record<string, Record<string, string>> = {
     sender: { SOL: '8.25', USDC: '957.5', [project]: '820' },
@@ -168,7 +209,10 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
     for (const b of account.balances as Array<{ currency: string; baseUnits: string }>) {
       balances[name]![b.currency] = b.baseUnits;
       const want = units(expected[name]![b.currency]!, DECIMALS[b.currency]!);
-      check(BigInt(b.baseUnits) === want, `${name} holds ${b.baseUnits} base units of ${b.currency}, expected ${want}`);
+      check(
+        BigInt(b.baseUnits) === want,
+        `${name} holds ${b.baseUnits} base units of ${b.currency}, expected ${want}`,
+      );
     }
   }
   log('   every balance equals the expected amount to the base unit');

@@ -23,11 +23,16 @@ export function createApp(services: AppServices) {
     if (error instanceof DomainHttpError || isDomainError(error)) {
       const domain = error instanceof DomainHttpError ? error.error : error;
       const status = statusOf(domain.code);
-      if (status >= 500) logger.error({ code: domain.code, context: domain.context, cause: String(domain.cause ?? '') }, 'operation failed');
+      if (status >= 500)
+        logger.error(
+          { code: domain.code, context: domain.context, cause: String(domain.cause ?? '') },
+          'operation failed',
+        );
       return c.json({ message: publicMessage(domain) }, status);
     }
     if (error instanceof HTTPException) {
-      const message = error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
+      const message =
+        error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
       return c.json({ message }, error.status);
     }
     logger.error({ err: error }, 'unhandled error');
@@ -48,14 +53,18 @@ export function createApp(services: AppServices) {
   app.use('/v1/api/*', async (c, next) => {
     if (c.req.method === 'POST') {
       const type = c.req.header('content-type') ?? '';
-      const bodyless = /\/escrows\/[^/]+\/(release|refund)$/.test(c.req.path) || c.req.path === '/v1/api/accounts';
+      const bodyless =
+        /\/escrows\/[^/]+\/(release|refund)$/.test(c.req.path) || c.req.path === '/v1/api/accounts';
       if (!bodyless && !/^application\/json\b/i.test(type)) {
         return c.json({ message: 'Content-Type must be application/json' }, 415);
       }
     }
     await next();
   });
-  app.use('/v1/api/*', idempotency(deps.store.idempotency, () => deps.clock.now()));
+  app.use(
+    '/v1/api/*',
+    idempotency(deps.store.idempotency, () => deps.clock.now()),
+  );
 
   registerActionRoutes(app, services);
   registerTransactionRoutes(app, services);
@@ -84,7 +93,8 @@ export function createApp(services: AppServices) {
     info: {
       title: 'Token Actions',
       version: API_VERSION,
-      description: 'Interface A: NFT minting, donations, charity donations, merchant payments, and transaction preview, signing and tracking.',
+      description:
+        'Interface A: NFT minting, donations, charity donations, merchant payments, and transaction preview, signing and tracking.',
     },
     servers: [{ url: '/' }],
   });

@@ -73,7 +73,8 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     rpcUrl,
   });
 
-  const named = async (name: string) => unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);
+  const named = async (name: string) =>
+    unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);
   const accounts = {
     treasury: await named('treasury'),
     escrowVault: await named('escrow-vault'),
@@ -87,7 +88,9 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
   const fees = createFeeOracle({
     chain,
     floors: { Min: min!, Low: low!, Medium: medium!, High: high!, VeryHigh: veryHigh! },
-    ...(config.PRIORITY_FEE_CAP_MICROLAMPORTS !== undefined ? { capMicroLamports: config.PRIORITY_FEE_CAP_MICROLAMPORTS } : {}),
+    ...(config.PRIORITY_FEE_CAP_MICROLAMPORTS !== undefined
+      ? { capMicroLamports: config.PRIORITY_FEE_CAP_MICROLAMPORTS }
+      : {}),
   });
 
   const deps: ActionDeps = {

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 
-const bool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 const bigintString = z
   .string()
   .regex(/^\d+$/, 'must be a whole number')
@@ -24,7 +22,11 @@ export const ServerConfigSchema = z.object({
   SLOT_INTERVAL_MS: z.coerce.number().int().min(10).max(10_000).default(400),
   FINALITY_DEPTH_SLOTS: z.coerce.number().int().min(1).max(64).default(32),
   PREVIEW_TTL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
-  ESCROW_TTL_MS: z.coerce.number().int().min(1_000).default(7 * 24 * 3_600_000),
+  ESCROW_TTL_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(7 * 24 * 3_600_000),
   ESCROW_EXPIRY_ACTION: z.enum(['refund', 'release']).default('refund'),
   PRIORITY_FEE_CAP_MICROLAMPORTS: bigintString.optional(),
   /** Minimum compute-unit price per level Min,Low,Medium,High,VeryHigh (micro-lamports). */
@@ -37,7 +39,12 @@ export const ServerConfigSchema = z.object({
   RUN_WORKER: bool.default(true),
   TREASURY_AIRDROP_SOL: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  MAX_BODY_BYTES: z.coerce.number().int().min(1_024).max(10_000_000).default(64 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1_024)
+    .max(10_000_000)
+    .default(64 * 1024),
 });
 
 export type ServerConfig = z.infer<typeof ServerConfigSchema>;

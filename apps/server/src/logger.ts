@@ -26,10 +26,7 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino(
-    { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: undefined },
-    destination,
-  );
+  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: undefined }, destination);
 }
 
 export type { Logger };

@@ -1,5 +1,5 @@
-import type { ActionDeps } from '@token-actions/core';
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ActionDeps } from '@token-actions/core';
 import type { Logger } from './logger.js';
 
 /** What the HTTP app needs, built by a composition root (compose.ts, or a test). */

@@ -42,7 +42,8 @@ export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops
     if (swept.isErr()) options.logger.warn({ code: swept.error.code }, 'confirmation sweep failed');
     const escrows = await settleExpiredEscrows(deps);
     if (escrows.isErr()) options.logger.warn({ code: escrows.error.code }, 'escrow expiry failed');
-    else if (escrows.value.settled + escrows.value.failed > 0) options.logger.info(escrows.value, 'expired escrows');
+    else if (escrows.value.settled + escrows.value.failed > 0)
+      options.logger.info(escrows.value, 'expired escrows');
     const now = deps.clock.now().getTime();
     if (now - lastPurge > 60_000) {
       lastPurge = now;

@@ -48,7 +48,12 @@ export function domainError(
   message: string,
   extra?: { context?: Record<string, unknown>; cause?: unknown },
 ): DomainError {
-  return { code, message, ...(extra?.context ? { context: extra.context } : {}), ...(extra?.cause ? { cause: extra.cause } : {}) };
+  return {
+    code,
+    message,
+    ...(extra?.context ? { context: extra.context } : {}),
+    ...(extra?.cause ? { cause: extra.cause } : {}),
+  };
 }
 
 export function isDomainError(value: unknown): value is DomainError {

@@ -23,7 +23,10 @@ export type AuthVariables = { apiKey: ApiKeyRecord };
  * Interface A authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
  * hashes; a short-lived cache of verified hashes keeps the hot path off the database.
  */
-export function apiKeyAuth(store: ApiKeyStore, ttlMs = 30_000): MiddlewareHandler<{ Variables: AuthVariables }> {
+export function apiKeyAuth(
+  store: ApiKeyStore,
+  ttlMs = 30_000,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
   const cache = new Map<string, { record: ApiKeyRecord; until: number }>();
   return async (c, next) => {
     const header = c.req.header('authorization');
@@ -40,7 +43,9 @@ export function apiKeyAuth(store: ApiKeyStore, ttlMs = 30_000): MiddlewareHandle
       const found = await store.findByHash(hash);
       if (found.isErr()) throw found.error;
       if (!found.value) {
-        return c.json({ message: 'invalid API key' }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+        return c.json({ message: 'invalid API key' }, 401, {
+          'WWW-Authenticate': 'Bearer error="invalid_token"',
+        });
       }
       record = { record: found.value, until: now + ttlMs };
       if (cache.size > 1_000) cache.clear();

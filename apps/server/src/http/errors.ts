@@ -41,7 +41,9 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
 /** Server-side failures are reported without internals; the detail goes to the log only. */
 export function publicMessage(error: DomainError): string {
   const status = statusOf(error.code);
-  return status >= 500 ? 'the service could not complete the operation; it is safe to retry with the same Idempotency-Key' : error.message;
+  return status >= 500
+    ? 'the service could not complete the operation; it is safe to retry with the same Idempotency-Key'
+    : error.message;
 }
 
 export class DomainHttpError extends Error {

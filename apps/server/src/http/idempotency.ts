@@ -36,10 +36,16 @@ export function idempotency(
     if (begun.isErr()) throw begun.error;
     const state = begun.value;
     if (state.state === 'mismatch') {
-      return c.json({ message: 'Idempotency-Key was already used with a different request body or path' }, 409);
+      return c.json(
+        { message: 'Idempotency-Key was already used with a different request body or path' },
+        409,
+      );
     }
     if (state.state === 'in_progress') {
-      return c.json({ message: 'a request with this Idempotency-Key is still in progress; retry shortly' }, 409);
+      return c.json(
+        { message: 'a request with this Idempotency-Key is still in progress; retry shortly' },
+        409,
+      );
     }
     if (state.state === 'completed') {
       return new Response(state.body, {

@@ -1,14 +1,20 @@
 import { z } from '@hono/zod-openapi';
 
 const publicKey = (description: string) =>
-  z.string().openapi({ description: `${description} (base58, 32 bytes)`, example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' });
-const amount = z
-  .string()
-  .openapi({ description: 'Decimal amount in the currency, e.g. "1.5" (no exponent, at most the currency\'s decimals)', example: '1.5' });
+  z.string().openapi({
+    description: `${description} (base58, 32 bytes)`,
+    example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
+  });
+const amount = z.string().openapi({
+  description: 'Decimal amount in the currency, e.g. "1.5" (no exponent, at most the currency\'s decimals)',
+  example: '1.5',
+});
 const priority = z
   .string()
   .openapi({ description: 'One of VeryHigh, High, Medium, Low, Min', example: 'Medium' });
-const currency = z.string().openapi({ description: 'One of the supported tickers (SOL, USDC, project token)', example: 'USDC' });
+const currency = z
+  .string()
+  .openapi({ description: 'One of the supported tickers (SOL, USDC, project token)', example: 'USDC' });
 const txId = z.string().openapi({ description: 'Transaction signature (base58, 64 bytes)' });
 
 export const ErrorResponse = z.object({ message: z.string() }).openapi('ErrorResponse');
@@ -17,7 +23,10 @@ export const MintNftRequest = z
   .strictObject({
     name: z.string().openapi({ description: 'Name of the NFT (at most 32 bytes)', example: 'Genesis #1' }),
     symbol: z.string().openapi({ description: 'Symbol of the NFT (at most 10 bytes)', example: 'GEN' }),
-    uri: z.string().openapi({ description: 'URI of the metadata (at most 200 bytes)', example: 'https://example.org/1.json' }),
+    uri: z.string().openapi({
+      description: 'URI of the metadata (at most 200 bytes)',
+      example: 'https://example.org/1.json',
+    }),
     owner: publicKey('Wallet receiving the NFT; the treasury when absent').optional(),
     priority: priority.optional(),
   })
@@ -61,9 +70,10 @@ export const PaymentResponse = z
   .object({ message: z.string(), transactionId: txId, escrowId: z.string().optional() })
   .openapi('PaymentResponse');
 
-const details = z
-  .record(z.string(), z.unknown())
-  .openapi({ description: 'Per type: donation {currency, amount, priority}; charity_donation {charity, amount, currency, useEscrow?, priority?}; merchant_payment {merchant, amount, currency, useEscrow?, priority?}; mint {name, symbol, uri, owner?, priority?}' });
+const details = z.record(z.string(), z.unknown()).openapi({
+  description:
+    'Per type: donation {currency, amount, priority}; charity_donation {charity, amount, currency, useEscrow?, priority?}; merchant_payment {merchant, amount, currency, useEscrow?, priority?}; mint {name, symbol, uri, owner?, priority?}',
+});
 const transactionType = z
   .string()
   .openapi({ description: 'donation, charity_donation, merchant_payment or mint', example: 'donation' });
@@ -88,7 +98,12 @@ export const TransactionSignRequest = z
   .openapi('TransactionSignRequest');
 
 export const TransactionSignResponse = z
-  .object({ message: z.string(), transactionId: txId, escrowId: z.string().optional(), mint: z.string().optional() })
+  .object({
+    message: z.string(),
+    transactionId: txId,
+    escrowId: z.string().optional(),
+    mint: z.string().optional(),
+  })
   .openapi('TransactionSignResponse');
 
 export const TransactionTrackingResponse = z
@@ -108,16 +123,22 @@ export const TransactionTrackingResponse = z
   })
   .openapi('TransactionTrackingResponse');
 
-export const AccountCreateRequest = z.strictObject({ label: z.string().max(64).optional() }).openapi('AccountCreateRequest');
+export const AccountCreateRequest = z
+  .strictObject({ label: z.string().max(64).optional() })
+  .openapi('AccountCreateRequest');
 export const AccountResponse = z
   .object({
     publicKey: z.string(),
     managed: z.boolean(),
-    balances: z.array(z.object({ currency: z.string(), amount: z.string(), baseUnits: z.string(), decimals: z.number() })),
+    balances: z.array(
+      z.object({ currency: z.string(), amount: z.string(), baseUnits: z.string(), decimals: z.number() }),
+    ),
   })
   .openapi('AccountResponse');
 export const AirdropRequest = z.strictObject({ currency, amount }).openapi('AirdropRequest');
-export const AirdropResponse = z.object({ message: z.string(), transactionId: txId }).openapi('AirdropResponse');
+export const AirdropResponse = z
+  .object({ message: z.string(), transactionId: txId })
+  .openapi('AirdropResponse');
 
 export const EscrowResponse = z
   .object({

@@ -9,7 +9,12 @@ export interface Harness {
   readonly server: RunningServer;
   readonly baseUrl: string;
   readonly apiKey: string;
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; json: any; headers: Headers }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; json: any; headers: Headers }>;
   close(): Promise<void>;
 }
 
@@ -34,7 +39,11 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     async call(method, path, body, headers = {}) {
       const res = await fetch(`${baseUrl}${path}`, {
         method,
-        headers: { authorization: `Bearer ${credentials.apiKey}`, 'content-type': 'application/json', ...headers },
+        headers: {
+          authorization: `Bearer ${credentials.apiKey}`,
+          'content-type': 'application/json',
+          ...headers,
+        },
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
       });
       const text = await res.text();

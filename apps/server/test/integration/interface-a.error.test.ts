@@ -18,8 +18,16 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
   const donate = (body: unknown) => h.call('POST', '/v1/api/donate/sol', body);
 
   it.each([
-    ['bad public key', { account: 'not-a-key!', amount: '1', priority: 'Low' }, /account is not valid base58/],
-    ['short public key', { account: '11111111', amount: '1', priority: 'Low' }, /account must decode to 32 bytes/],
+    [
+      'bad public key',
+      { account: 'not-a-key!', amount: '1', priority: 'Low' },
+      /account is not valid base58/,
+    ],
+    [
+      'short public key',
+      { account: '11111111', amount: '1', priority: 'Low' },
+      /account must decode to 32 bytes/,
+    ],
     ['amount "abc"', { amount: 'abc' }, /amount "abc" is not a decimal number/],
     ['amount "-1"', { amount: '-1' }, /amount must be positive/],
     ['amount "0"', { amount: '0' }, /amount must be greater than zero/],
@@ -39,19 +47,35 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
   });
 
   it('unknown currency in a body and in a path', async () => {
-    const charity = await h.call('POST', '/v1/api/charity/donate', { charity: validKey, amount: '1', currency: 'BTC' });
+    const charity = await h.call('POST', '/v1/api/charity/donate', {
+      charity: validKey,
+      amount: '1',
+      currency: 'BTC',
+    });
     expect(charity.status).toBe(400);
     expect(charity.json.message).toMatch(/currency "BTC" is not supported; use one of SOL, USDC, PROJ/);
-    const path = await h.call('POST', '/v1/api/donate/btc', { account: sender, amount: '1', priority: 'Low' });
+    const path = await h.call('POST', '/v1/api/donate/btc', {
+      account: sender,
+      amount: '1',
+      priority: 'Low',
+    });
     expect(path.status).toBe(400);
     expect(path.json.message).toMatch(/unknown currency "btc"/);
   });
 
   it('insufficient funds is a 400 that says so, and nothing is recorded', async () => {
-    const res = await h.call('POST', '/v1/api/donate/usdc', { account: sender, amount: '100000', priority: 'Low' });
+    const res = await h.call('POST', '/v1/api/donate/usdc', {
+      account: sender,
+      amount: '100000',
+      priority: 'Low',
+    });
     expect(res.status).toBe(400);
     expect(res.json.message).toMatch(/holds 100 USDC, 100000 needed/);
-    const sol = await h.call('POST', '/v1/api/donate/sol', { account: sender, amount: '100000', priority: 'Low' });
+    const sol = await h.call('POST', '/v1/api/donate/sol', {
+      account: sender,
+      amount: '100000',
+      priority: 'Low',
+    });
     expect(sol.status).toBe(400);
     expect(sol.json.message).toMatch(/insufficient lamports/);
   });
@@ -65,7 +89,11 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
     const array = await h.call('POST', '/v1/api/donate/sol', '[]');
     expect(array.status).toBe(400);
     expect(array.json.message).toMatch(/must be an object/);
-    const big = await h.call('POST', '/v1/api/mint', { name: 'x'.repeat(200_000), symbol: 'A', uri: 'https://a' });
+    const big = await h.call('POST', '/v1/api/mint', {
+      name: 'x'.repeat(200_000),
+      symbol: 'A',
+      uri: 'https://a',
+    });
     expect(big.status).toBe(413);
   });
 
@@ -86,13 +114,27 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
   });
 
   it('charity and merchant: bad keys, escrow flag type, paying oneself', async () => {
-    const bad = await h.call('POST', '/v1/api/merchant/payment', { merchant: 'abc', amount: '1', currency: 'USDC' });
+    const bad = await h.call('POST', '/v1/api/merchant/payment', {
+      merchant: 'abc',
+      amount: '1',
+      currency: 'USDC',
+    });
     expect(bad.status).toBe(400);
     expect(bad.json.message).toMatch(/merchant/);
-    const flag = await h.call('POST', '/v1/api/charity/donate', { charity: validKey, amount: '1', currency: 'USDC', useEscrow: 'yes' });
+    const flag = await h.call('POST', '/v1/api/charity/donate', {
+      charity: validKey,
+      amount: '1',
+      currency: 'USDC',
+      useEscrow: 'yes',
+    });
     expect(flag.status).toBe(400);
     expect(flag.json.message).toMatch(/useEscrow must be a boolean/);
-    const self = await h.call('POST', '/v1/api/merchant/payment', { merchant: sender, account: sender, amount: '1', currency: 'USDC' });
+    const self = await h.call('POST', '/v1/api/merchant/payment', {
+      merchant: sender,
+      account: sender,
+      amount: '1',
+      currency: 'USDC',
+    });
     expect(self.status).toBe(400);
     expect(self.json.message).toMatch(/must differ/);
   });
@@ -100,14 +142,29 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
   describe('preview and sign', () => {
     const details = { currency: 'USDC', amount: '1', priority: 'Low' };
     const previewOf = async () =>
-      (await h.call('POST', '/v1/api/transaction/preview', { account: sender, transactionType: 'donation', details })).json
-        .preview as string;
+      (
+        await h.call('POST', '/v1/api/transaction/preview', {
+          account: sender,
+          transactionType: 'donation',
+          details,
+        })
+      ).json.preview as string;
 
     it('rejects an unknown transaction type and non-object details', async () => {
-      const type = await h.call('POST', '/v1/api/transaction/preview', { account: sender, transactionType: 'loan', details });
+      const type = await h.call('POST', '/v1/api/transaction/preview', {
+        account: sender,
+        transactionType: 'loan',
+        details,
+      });
       expect(type.status).toBe(400);
-      expect(type.json.message).toMatch(/transactionType must be one of donation, charity_donation, merchant_payment, mint/);
-      const det = await h.call('POST', '/v1/api/transaction/preview', { account: sender, transactionType: 'donation', details: 'x' });
+      expect(type.json.message).toMatch(
+        /transactionType must be one of donation, charity_donation, merchant_payment, mint/,
+      );
+      const det = await h.call('POST', '/v1/api/transaction/preview', {
+        account: sender,
+        transactionType: 'donation',
+        details: 'x',
+      });
       expect(det.status).toBe(400);
       expect(det.json.message).toMatch(/details must be/);
     });
@@ -116,8 +173,18 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
       const preview = await previewOf();
       const [v, payload, mac] = preview.split('.');
       const flipped = `${v}.${payload!.slice(0, -2)}${payload!.endsWith('A') ? 'B' : 'A'}${payload!.slice(-1)}.${mac}`;
-      for (const bad of [flipped, `${v}.${payload}.${mac!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`, 'garbage', '']) {
-        const res = await h.call('POST', '/v1/api/transaction/sign', { account: sender, transactionType: 'donation', details, preview: bad });
+      for (const bad of [
+        flipped,
+        `${v}.${payload}.${mac!.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+        'garbage',
+        '',
+      ]) {
+        const res = await h.call('POST', '/v1/api/transaction/sign', {
+          account: sender,
+          transactionType: 'donation',
+          details,
+          preview: bad,
+        });
         expect(res.status).toBe(400);
         expect(res.json.message).toMatch(/preview is malformed or has been tampered with/);
       }
@@ -138,7 +205,12 @@ describe('interface A rejects bad input with 400 and a useful message', () => {
     it('rejects an expired preview', async () => {
       const preview = await previewOf();
       await new Promise((r) => setTimeout(r, 1_100));
-      const res = await h.call('POST', '/v1/api/transaction/sign', { account: sender, transactionType: 'donation', details, preview });
+      const res = await h.call('POST', '/v1/api/transaction/sign', {
+        account: sender,
+        transactionType: 'donation',
+        details,
+        preview,
+      });
       expect(res.status).toBe(400);
       expect(res.json.message).toMatch(/preview has expired/);
     });

@@ -25,13 +25,19 @@ describe('interface A security', () => {
   ];
 
   it.each(routes)('%s %s without an API key is 401', async (method, path) => {
-    const res = await fetch(`${h.baseUrl}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
+    const res = await fetch(`${h.baseUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      body: method === 'POST' ? '{}' : undefined,
+    });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { message: string }).message).toMatch(/missing API key/);
   });
 
   it.each(routes)('%s %s with a wrong API key is 401', async (method, path) => {
-    const res = await h.call(method, path, method === 'POST' ? {} : undefined, { authorization: 'Bearer ta_wrong' });
+    const res = await h.call(method, path, method === 'POST' ? {} : undefined, {
+      authorization: 'Bearer ta_wrong',
+    });
     expect(res.status).toBe(401);
     expect(res.json.message).toBe('invalid API key');
   });
@@ -64,21 +70,35 @@ describe('interface A security', () => {
     it('replays the first response for the same key and body, executing once', async () => {
       const body = { account: sender, amount: '1', priority: 'Low' };
       const key = `k-${Date.now()}`;
-      const before = (await h.call('GET', `/v1/api/accounts/${sender}`)).json.balances.find((b: any) => b.currency === 'USDC').baseUnits;
+      const before = (await h.call('GET', `/v1/api/accounts/${sender}`)).json.balances.find(
+        (b: any) => b.currency === 'USDC',
+      ).baseUnits;
       const first = await h.call('POST', '/v1/api/donate/usdc', body, { 'idempotency-key': key });
       const second = await h.call('POST', '/v1/api/donate/usdc', body, { 'idempotency-key': key });
       expect(first.status).toBe(200);
       expect(second.status).toBe(200);
       expect(second.json.transactionId).toBe(first.json.transactionId);
       expect(second.headers.get('idempotent-replayed')).toBe('true');
-      const after = (await h.call('GET', `/v1/api/accounts/${sender}`)).json.balances.find((b: any) => b.currency === 'USDC').baseUnits;
+      const after = (await h.call('GET', `/v1/api/accounts/${sender}`)).json.balances.find(
+        (b: any) => b.currency === 'USDC',
+      ).baseUnits;
       expect(BigInt(before) - BigInt(after)).toBe(1_000_000n);
     });
 
     it('rejects the same key with a different body with 409', async () => {
       const key = `k2-${Date.now()}`;
-      await h.call('POST', '/v1/api/donate/usdc', { account: sender, amount: '1', priority: 'Low' }, { 'idempotency-key': key });
-      const res = await h.call('POST', '/v1/api/donate/usdc', { account: sender, amount: '2', priority: 'Low' }, { 'idempotency-key': key });
+      await h.call(
+        'POST',
+        '/v1/api/donate/usdc',
+        { account: sender, amount: '1', priority: 'Low' },
+        { 'idempotency-key': key },
+      );
+      const res = await h.call(
+        'POST',
+        '/v1/api/donate/usdc',
+        { account: sender, amount: '2', priority: 'Low' },
+        { 'idempotency-key': key },
+      );
       expect(res.status).toBe(409);
       expect(res.json.message).toMatch(/different request body/);
     });
@@ -86,7 +106,11 @@ describe('interface A security', () => {
     it('concurrent requests with one key execute once', async () => {
       const key = `k3-${Date.now()}`;
       const body = { account: sender, amount: '0.5', priority: 'Low' };
-      const results = await Promise.all(Array.from({ length: 8 }, () => h.call('POST', '/v1/api/donate/usdc', body, { 'idempotency-key': key })));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          h.call('POST', '/v1/api/donate/usdc', body, { 'idempotency-key': key }),
+        ),
+      );
       const ok = results.filter((r) => r.status === 200);
       expect(ok.length).toBeGreaterThanOrEqual(1);
       expect(new Set(ok.map((r) => r.json.transactionId)).size).toBe(1);
@@ -97,7 +121,12 @@ describe('interface A security', () => {
     });
 
     it('refuses a malformed key', async () => {
-      const res = await h.call('POST', '/v1/api/donate/usdc', { account: sender, amount: '1', priority: 'Low' }, { 'idempotency-key': 'x'.repeat(300) });
+      const res = await h.call(
+        'POST',
+        '/v1/api/donate/usdc',
+        { account: sender, amount: '1', priority: 'Low' },
+        { 'idempotency-key': 'x'.repeat(300) },
+      );
       expect(res.status).toBe(400);
     });
   });

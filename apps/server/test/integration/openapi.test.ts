@@ -20,7 +20,9 @@ describe('OpenAPI document', () => {
   });
 
   it('lists every interface A route of the spec and the additions', () => {
-    const ops = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`));
+    const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
+    );
     expect(ops.sort()).toEqual(
       [
         'POST /v1/api/mint',

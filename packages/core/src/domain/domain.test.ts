@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeBase58 } from './base58.js';
-import { percentile, parsePriority } from './priority.js';
+import { parsePriority, percentile } from './priority.js';
 import { parsePublicKey, parseSignature } from './public-key.js';
 import { canTransition, TX_STATUSES } from './transaction.js';
 import { assembleTransaction, encodeShortVec, fromBase64Url, toBase64Url } from './wire.js';

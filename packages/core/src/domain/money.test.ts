@@ -45,10 +45,14 @@ describe('parseAmount', () => {
 
   it('round-trips every u64 through format and parse', () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: 1n, max: U64_MAX }), fc.integer({ min: 0, max: 12 }), (units, decimals) => {
-        const currency = { code: 'X', decimals };
-        expect(parseAmount(formatAmount(units, decimals), currency)._unsafeUnwrap()).toBe(units);
-      }),
+      fc.property(
+        fc.bigInt({ min: 1n, max: U64_MAX }),
+        fc.integer({ min: 0, max: 12 }),
+        (units, decimals) => {
+          const currency = { code: 'X', decimals };
+          expect(parseAmount(formatAmount(units, decimals), currency)._unsafeUnwrap()).toBe(units);
+        },
+      ),
     );
   });
 });

@@ -16,12 +16,16 @@ export function parseAmount(
   field = 'amount',
 ): Result<bigint, DomainError> {
   if (typeof value !== 'string') {
-    return err(domainError('INVALID_AMOUNT', `${field} must be a string holding a decimal number, e.g. "1.5"`));
+    return err(
+      domainError('INVALID_AMOUNT', `${field} must be a string holding a decimal number, e.g. "1.5"`),
+    );
   }
   if (value.length === 0) return err(domainError('INVALID_AMOUNT', `${field} must not be empty`));
   if (value.length > 64) return err(domainError('INVALID_AMOUNT', `${field} is too long`));
   if (/[eE]/.test(value) && /^[-+]?[\d.]+[eE][-+]?\d+$/.test(value)) {
-    return err(domainError('INVALID_AMOUNT', `${field} must be a plain decimal; exponent notation is not accepted`));
+    return err(
+      domainError('INVALID_AMOUNT', `${field} must be a plain decimal; exponent notation is not accepted`),
+    );
   }
   if (value.startsWith('-')) {
     return err(domainError('INVALID_AMOUNT', `${field} must be positive`));
@@ -40,10 +44,13 @@ export function parseAmount(
       ),
     );
   }
-  const units = BigInt(whole) * 10n ** BigInt(currency.decimals) + BigInt(fraction.padEnd(currency.decimals, '0') || '0');
+  const units =
+    BigInt(whole) * 10n ** BigInt(currency.decimals) + BigInt(fraction.padEnd(currency.decimals, '0') || '0');
   if (units === 0n) return err(domainError('INVALID_AMOUNT', `${field} must be greater than zero`));
   if (units > U64_MAX) {
-    return err(domainError('INVALID_AMOUNT', `${field} exceeds the largest amount a token account can hold (u64)`));
+    return err(
+      domainError('INVALID_AMOUNT', `${field} exceeds the largest amount a token account can hold (u64)`),
+    );
   }
   return ok(units);
 }

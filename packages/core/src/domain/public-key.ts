@@ -20,9 +20,7 @@ export function parsePublicKey(value: unknown, field = 'account'): Result<Public
   const bytes = decodeBase58(value);
   if (!bytes) return err(domainError('INVALID_PUBLIC_KEY', `${field} is not valid base58`));
   if (bytes.length !== 32) {
-    return err(
-      domainError('INVALID_PUBLIC_KEY', `${field} must decode to 32 bytes, got ${bytes.length}`),
-    );
+    return err(domainError('INVALID_PUBLIC_KEY', `${field} must decode to 32 bytes, got ${bytes.length}`));
   }
   return ok(value as PublicKey);
 }

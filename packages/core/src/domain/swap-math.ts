@@ -47,8 +47,15 @@ export function minOutWithSlippage(outAmount: bigint, slippageBps: number): bigi
 }
 
 /** Reserves after a swap lands: the whole input (fee included) joins the pool. */
-export function applySwap(pool: PoolReserves, quote: Pick<SwapQuoteMath, 'inAmount' | 'outAmount'>): PoolReserves {
-  return { ...pool, reserveIn: pool.reserveIn + quote.inAmount, reserveOut: pool.reserveOut - quote.outAmount };
+export function applySwap(
+  pool: PoolReserves,
+  quote: Pick<SwapQuoteMath, 'inAmount' | 'outAmount'>,
+): PoolReserves {
+  return {
+    ...pool,
+    reserveIn: pool.reserveIn + quote.inAmount,
+    reserveOut: pool.reserveOut - quote.outAmount,
+  };
 }
 
 /** Spot price of the input token in output units, as a decimal string with `digits` places. */

@@ -1,5 +1,5 @@
-import type { Signature } from './public-key.js';
 import { encodeBase58 } from './base58.js';
+import type { Signature } from './public-key.js';
 
 /** Solana's compact-u16 length prefix. */
 export function encodeShortVec(n: number): Uint8Array {

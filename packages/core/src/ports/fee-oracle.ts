@@ -6,5 +6,8 @@ import type { DomainError } from '../errors.js';
 export interface FeeOraclePort {
   /** Compute-unit price (micro-lamports) for a priority level, from recent prioritization fees
    * paid by transactions that wrote to `writableAccounts`. */
-  computeUnitPrice(level: PriorityLevel, writableAccounts: readonly PublicKey[]): ResultAsync<bigint, DomainError>;
+  computeUnitPrice(
+    level: PriorityLevel,
+    writableAccounts: readonly PublicKey[],
+  ): ResultAsync<bigint, DomainError>;
 }

@@ -42,10 +42,17 @@ export interface ApiKeyRecord {
 
 export interface TransactionStore {
   /** Inserts the record; when a record with the same id exists, returns that one instead (and inserted=false). */
-  insert(record: TransactionRecord): ResultAsync<{ inserted: boolean; record: TransactionRecord }, DomainError>;
+  insert(
+    record: TransactionRecord,
+  ): ResultAsync<{ inserted: boolean; record: TransactionRecord }, DomainError>;
   get(id: Signature): ResultAsync<TransactionRecord | null, DomainError>;
   /** Compare-and-set: moves the status only if it is still `from`. Returns whether it moved. */
-  transition(id: Signature, from: TxStatus, to: TxStatus, patch?: TransactionStatusPatch): ResultAsync<boolean, DomainError>;
+  transition(
+    id: Signature,
+    from: TxStatus,
+    to: TxStatus,
+    patch?: TransactionStatusPatch,
+  ): ResultAsync<boolean, DomainError>;
   /** Non-terminal transactions, oldest first. */
   listUnsettled(limit: number): ResultAsync<readonly TransactionRecord[], DomainError>;
   countByKind?(kind: TransactionKind): ResultAsync<number, DomainError>;
@@ -66,7 +73,12 @@ export interface EscrowStore {
 
 export interface IdempotencyStore {
   /** Claims `key` in `scope` for a request whose body hashes to `requestHash`. */
-  begin(scope: string, key: string, requestHash: string, now: Date): ResultAsync<IdempotencyBegin, DomainError>;
+  begin(
+    scope: string,
+    key: string,
+    requestHash: string,
+    now: Date,
+  ): ResultAsync<IdempotencyBegin, DomainError>;
   complete(scope: string, key: string, status: number, body: string): ResultAsync<void, DomainError>;
   /** Forgets an in-progress claim (the request failed before it had any effect). */
   release(scope: string, key: string): ResultAsync<void, DomainError>;

@@ -23,7 +23,11 @@ interface Payment {
 /** A validated request to move value or mint, independent of the route that carried it. */
 export type Action =
   | ({ readonly type: 'donation' } & Payment)
-  | ({ readonly type: 'charity_donation' | 'merchant_payment'; readonly to: PublicKey; readonly useEscrow: boolean } & Payment)
+  | ({
+      readonly type: 'charity_donation' | 'merchant_payment';
+      readonly to: PublicKey;
+      readonly useEscrow: boolean;
+    } & Payment)
   | {
       readonly type: 'mint';
       readonly name: string;
@@ -60,7 +64,9 @@ function optionalPriority(value: unknown): Result<PriorityLevel, DomainError> {
 
 function optionalBoolean(value: unknown, field: string): Result<boolean, DomainError> {
   if (value === undefined) return ok(false);
-  return typeof value === 'boolean' ? ok(value) : err(domainError('INVALID_INPUT', `${field} must be a boolean`));
+  return typeof value === 'boolean'
+    ? ok(value)
+    : err(domainError('INVALID_INPUT', `${field} must be a boolean`));
 }
 
 type Raw = Record<string, unknown>;
@@ -77,29 +83,36 @@ export function parseAction(
   switch (type) {
     case 'donation':
       return parsePublicKey(raw.account, 'account').andThen((from) =>
-        deps.currencies.parse(raw.currency).andThen((currency) =>
-          parseAmount(raw.amount, currency).andThen((amount) =>
-            parsePriority(raw.priority).map((priority) => ({ type, from, currency, amount, priority }) as const),
+        deps.currencies
+          .parse(raw.currency)
+          .andThen((currency) =>
+            parseAmount(raw.amount, currency).andThen((amount) =>
+              parsePriority(raw.priority).map(
+                (priority) => ({ type, from, currency, amount, priority }) as const,
+              ),
+            ),
           ),
-        ),
       );
     case 'charity_donation':
     case 'merchant_payment': {
       const field = type === 'charity_donation' ? 'charity' : 'merchant';
-      const from = raw.account === undefined ? ok(deps.accounts.treasury) : parsePublicKey(raw.account, 'account');
+      const from =
+        raw.account === undefined ? ok(deps.accounts.treasury) : parsePublicKey(raw.account, 'account');
       return from.andThen((fromKey) =>
         parsePublicKey(raw[field], field).andThen((to) =>
-          deps.currencies.parse(raw.currency).andThen((currency) =>
-            parseAmount(raw.amount, currency).andThen((amount) =>
-              optionalPriority(raw.priority).andThen((priority) =>
-                optionalBoolean(raw.useEscrow, 'useEscrow').andThen((useEscrow) =>
-                  to === fromKey
-                    ? err(domainError('INVALID_INPUT', `${field} must differ from the paying account`))
-                    : ok({ type, from: fromKey, to, currency, amount, priority, useEscrow } as const),
+          deps.currencies
+            .parse(raw.currency)
+            .andThen((currency) =>
+              parseAmount(raw.amount, currency).andThen((amount) =>
+                optionalPriority(raw.priority).andThen((priority) =>
+                  optionalBoolean(raw.useEscrow, 'useEscrow').andThen((useEscrow) =>
+                    to === fromKey
+                      ? err(domainError('INVALID_INPUT', `${field} must differ from the paying account`))
+                      : ok({ type, from: fromKey, to, currency, amount, priority, useEscrow } as const),
+                  ),
                 ),
               ),
             ),
-          ),
         ),
       );
     }
@@ -146,7 +159,13 @@ export function planAction(deps: Pick<ActionDeps, 'accounts'>, action: Action): 
     case 'donation':
       return {
         action,
-        intent: { kind: 'transfer', currency: action.currency, from: action.from, to: deps.accounts.treasury, amount: action.amount },
+        intent: {
+          kind: 'transfer',
+          currency: action.currency,
+          from: action.from,
+          to: deps.accounts.treasury,
+          amount: action.amount,
+        },
         meta: {
           kind: 'donation',
           currency: action.currency.code,

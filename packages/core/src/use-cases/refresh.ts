@@ -44,7 +44,10 @@ export function refreshStatuses(
         const chain = statuses[i] ?? null;
         const next = statusFromChain(record, chain, height);
         if (!next || next === record.status || !canTransition(record.status, next)) return okAsync(record);
-        const patch = { ...(chain ? { slot: chain.slot } : {}), ...(chain?.error ? { error: chain.error } : {}) };
+        const patch = {
+          ...(chain ? { slot: chain.slot } : {}),
+          ...(chain?.error ? { error: chain.error } : {}),
+        };
         return deps.store.transactions
           .transition(record.id, record.status, next, patch)
           .map((moved) =>

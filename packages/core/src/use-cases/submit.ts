@@ -1,4 +1,4 @@
-import { errAsync, okAsync, ResultAsync, safeTry, ok } from 'neverthrow';
+import { errAsync, ok, okAsync, ResultAsync, safeTry } from 'neverthrow';
 import type { PriorityLevel } from '../domain/priority.js';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import type { TransactionKind, TransactionRecord } from '../domain/transaction.js';
@@ -47,7 +47,9 @@ export function signPrepared(
 ): ResultAsync<SignedTransaction, DomainError> {
   const signatures = prepared.signers.map((signer) => {
     const presigned = prepared.presigned[signer];
-    return presigned ? okAsync<Uint8Array, DomainError>(presigned) : deps.keystore.sign(signer, prepared.message);
+    return presigned
+      ? okAsync<Uint8Array, DomainError>(presigned)
+      : deps.keystore.sign(signer, prepared.message);
   });
   return ResultAsync.combine(signatures).map((sigs) => ({
     id: transactionIdOf(sigs),

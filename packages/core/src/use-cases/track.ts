@@ -45,7 +45,9 @@ export function track(
     }
     const [onChain] = yield* deps.chain.getStatuses([id]);
     if (!onChain) {
-      return err(domainError('TRANSACTION_NOT_FOUND', `transaction ${id} is not known to this service or the chain`));
+      return err(
+        domainError('TRANSACTION_NOT_FOUND', `transaction ${id} is not known to this service or the chain`),
+      );
     }
     const status: TxStatus = onChain.error ? 'failed' : onChain.commitment;
     return ok({ transactionId: id, status, explorerUrl: url });

@@ -7,12 +7,12 @@ import {
   getBalances,
   merchantPay,
   mint,
-  preview,
   prepareIntent,
+  preview,
   recordAndSend,
   settleEscrow,
-  signPrepared,
   sign,
+  signPrepared,
   sweepUnsettled,
   track,
 } from './index.js';
@@ -31,31 +31,45 @@ const balance = async (t: TestDeps, who: PublicKey, code: string) =>
 describe('donate', () => {
   it('moves exactly the amount from the sender to the treasury and records it before sending', async () => {
     const t = await setup();
-    const out = (await donate(t.deps, { currency: 'USDC', account: t.sender, amount: '12.5', priority: 'High' }))._unsafeUnwrap();
+    const out = (
+      await donate(t.deps, { currency: 'USDC', account: t.sender, amount: '12.5', priority: 'High' })
+    )._unsafeUnwrap();
     expect(out.message).toBe(`Donation of 12.5 USDC from ${t.sender} submitted`);
     expect(await balance(t, t.sender, 'USDC')).toBe(987_500_000n);
     expect(await balance(t, t.deps.accounts.treasury, 'USDC')).toBe(12_500_000n);
     const record = (await t.store.transactions.get(out.transactionId as Signature))._unsafeUnwrap();
-    expect(record).toMatchObject({ kind: 'donation', status: 'pending', amount: 12_500_000n, priority: 'High', currency: 'USDC' });
+    expect(record).toMatchObject({
+      kind: 'donation',
+      status: 'pending',
+      amount: 12_500_000n,
+      priority: 'High',
+      currency: 'USDC',
+    });
   });
 
   it('refuses an account the service does not hold', async () => {
     const t = await setup();
     const stranger = (await createTestDeps()).deps.accounts.treasury;
-    const e = (await donate(t.deps, { currency: 'SOL', account: stranger, amount: '1', priority: 'Low' }))._unsafeUnwrapErr();
+    const e = (
+      await donate(t.deps, { currency: 'SOL', account: stranger, amount: '1', priority: 'Low' })
+    )._unsafeUnwrapErr();
     expect(e.code).toBe('UNKNOWN_ACCOUNT');
   });
 
   it('reports insufficient funds without recording anything', async () => {
     const t = await setup();
-    const e = (await donate(t.deps, { currency: 'USDC', account: t.sender, amount: '5000', priority: 'Low' }))._unsafeUnwrapErr();
+    const e = (
+      await donate(t.deps, { currency: 'USDC', account: t.sender, amount: '5000', priority: 'Low' })
+    )._unsafeUnwrapErr();
     expect(e.code).toBe('INSUFFICIENT_FUNDS');
     expect((await t.store.transactions.listUnsettled(10))._unsafeUnwrap()).toHaveLength(0);
   });
 
   it('is tracked pending -> finalized as slots pass', async () => {
     const t = await setup();
-    const { transactionId } = (await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '1', priority: 'Min' }))._unsafeUnwrap();
+    const { transactionId } = (
+      await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '1', priority: 'Min' })
+    )._unsafeUnwrap();
     expect((await track(t.deps, { transactionId }))._unsafeUnwrap().status).toBe('processed');
     t.chain.advance(40);
     expect((await sweepUnsettled(t.deps))._unsafeUnwrap()).toEqual({ checked: 1, moved: 1 });
@@ -73,7 +87,13 @@ describe('donate', () => {
 
   it('keeps a transaction whose send failed, and marks it expired once its blockhash passes', async () => {
     const t = await setup();
-    const intent = { kind: 'transfer', currency: t.chain.currencies.native, from: t.sender, to: t.deps.accounts.treasury, amount: 1n } as const;
+    const intent = {
+      kind: 'transfer',
+      currency: t.chain.currencies.native,
+      from: t.sender,
+      to: t.deps.accounts.treasury,
+      amount: 1n,
+    } as const;
     const prepared = (await prepareIntent(t.deps, intent, 'Low'))._unsafeUnwrap();
     const signed = (await signPrepared(t.deps, prepared))._unsafeUnwrap();
     const executedBefore = t.chain.executedCount();
@@ -93,22 +113,40 @@ describe('escrow', () => {
     const t = await setup();
     const merchant = (await t.keystore.create())._unsafeUnwrap();
     const paid = (
-      await merchantPay(t.deps, { merchant, amount: '100', currency: 'USDC', useEscrow: true, account: t.sender })
+      await merchantPay(t.deps, {
+        merchant,
+        amount: '100',
+        currency: 'USDC',
+        useEscrow: true,
+        account: t.sender,
+      })
     )._unsafeUnwrap();
     expect(paid.escrowId).toMatch(/^esc_/);
     expect(await balance(t, t.deps.accounts.escrowVault, 'USDC')).toBe(100_000_000n);
     t.chain.advance(2);
-    const released = (await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrap();
+    const released = (
+      await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' })
+    )._unsafeUnwrap();
     expect(released.escrow.status).toBe('released');
     expect(await balance(t, merchant, 'USDC')).toBe(100_000_000n);
-    const again = (await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'refund' }))._unsafeUnwrapErr();
+    const again = (
+      await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'refund' })
+    )._unsafeUnwrapErr();
     expect(again.code).toBe('ESCROW_NOT_HELD');
   });
 
   it('will not pay out before the funding transaction is confirmed', async () => {
     const t = await setup();
     const charity = (await t.keystore.create())._unsafeUnwrap();
-    const paid = (await charityDonate(t.deps, { charity, amount: '1', currency: 'SOL', useEscrow: true, account: t.sender }))._unsafeUnwrap();
+    const paid = (
+      await charityDonate(t.deps, {
+        charity,
+        amount: '1',
+        currency: 'SOL',
+        useEscrow: true,
+        account: t.sender,
+      })
+    )._unsafeUnwrap();
     const e = (await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrapErr();
     expect(e.code).toBe('ESCROW_NOT_HELD');
     expect(e.message).toMatch(/not funded yet/);
@@ -118,7 +156,11 @@ describe('escrow', () => {
 describe('preview and sign', () => {
   it('signing one preview twice sends one transfer and returns one id', async () => {
     const t = await setup();
-    const req = { account: t.sender, transactionType: 'donation', details: { currency: 'USDC', amount: '3', priority: 'Low' } };
+    const req = {
+      account: t.sender,
+      transactionType: 'donation',
+      details: { currency: 'USDC', amount: '3', priority: 'Low' },
+    };
     const p = (await preview(t.deps, req))._unsafeUnwrap();
     expect(p.balanceChanges).toEqual([
       { account: t.sender, currency: 'USDC', amount: '-3' },
@@ -135,23 +177,37 @@ describe('preview and sign', () => {
   it('previews nothing onto the chain', async () => {
     const t = await setup();
     const before = t.chain.executedCount();
-    (await preview(t.deps, { account: t.sender, transactionType: 'mint', details: { name: 'A', symbol: 'A', uri: 'https://a/1' } }))._unsafeUnwrap();
+    (
+      await preview(t.deps, {
+        account: t.sender,
+        transactionType: 'mint',
+        details: { name: 'A', symbol: 'A', uri: 'https://a/1' },
+      })
+    )._unsafeUnwrap();
     expect(t.chain.executedCount()).toBe(before);
   });
 
   it('refuses a preview after its expiry', async () => {
     const t = await setup();
-    const req = { account: t.sender, transactionType: 'donation', details: { currency: 'SOL', amount: '1', priority: 'Low' } };
+    const req = {
+      account: t.sender,
+      transactionType: 'donation',
+      details: { currency: 'SOL', amount: '1', priority: 'Low' },
+    };
     const p = (await preview(t.deps, req))._unsafeUnwrap();
     t.clock.advance(t.deps.policies.previewTtlMs + 1);
-    expect((await sign(t.deps, { ...req, preview: p.preview }))._unsafeUnwrapErr().code).toBe('PREVIEW_EXPIRED');
+    expect((await sign(t.deps, { ...req, preview: p.preview }))._unsafeUnwrapErr().code).toBe(
+      'PREVIEW_EXPIRED',
+    );
   });
 });
 
 describe('mint', () => {
   it('mints to the owner with the metadata asked for', async () => {
     const t = await setup();
-    const out = (await mint(t.deps, { name: 'One', symbol: 'ONE', uri: 'ipfs://cid', owner: t.sender }))._unsafeUnwrap();
+    const out = (
+      await mint(t.deps, { name: 'One', symbol: 'ONE', uri: 'ipfs://cid', owner: t.sender })
+    )._unsafeUnwrap();
     const nft = (await t.chain.getNft(out.mint as PublicKey))._unsafeUnwrap();
     expect(nft).toMatchObject({ name: 'One', symbol: 'ONE', uri: 'ipfs://cid', supply: 1n, decimals: 0 });
   });

@@ -1,5 +1,13 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { airdrop, createAccount, type EscrowRecord, getBalances, getEscrow, getNft, settleEscrow } from '@token-actions/core';
+import {
+  airdrop,
+  createAccount,
+  type EscrowRecord,
+  getBalances,
+  getEscrow,
+  getNft,
+  settleEscrow,
+} from '@token-actions/core';
 import { DomainHttpError } from '../../http/errors.js';
 import { unwrap } from '../../http/respond.js';
 import type { AppServices } from '../../services.js';
@@ -13,8 +21,7 @@ import {
 } from '../schemas.js';
 import { errorResponses, jsonBody, notFound, security } from './common.js';
 
-const pathParam = (name: string) =>
-  z.object({ [name]: z.string().openapi({ param: { name, in: 'path' } }) });
+const pathParam = (name: string) => z.object({ [name]: z.string().openapi({ param: { name, in: 'path' } }) });
 
 function escrowJson(e: EscrowRecord) {
   return {
@@ -42,8 +49,16 @@ export function registerAccountRoutes(app: OpenAPIHono, services: AppServices) {
       tags: ['Account'],
       summary: 'Create a managed (custodial) account',
       security,
-      request: { body: { required: false, content: { 'application/json': { schema: AccountCreateRequest } } } },
-      responses: { 200: { description: 'Created', content: { 'application/json': { schema: z.object({ publicKey: z.string() }) } } }, ...errorResponses },
+      request: {
+        body: { required: false, content: { 'application/json': { schema: AccountCreateRequest } } },
+      },
+      responses: {
+        200: {
+          description: 'Created',
+          content: { 'application/json': { schema: z.object({ publicKey: z.string() }) } },
+        },
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const body = (c.req.valid('json') ?? {}) as { label?: string };
@@ -60,7 +75,10 @@ export function registerAccountRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'Balances of an account in every supported currency',
       security,
       request: { params: pathParam('publicKey') },
-      responses: { 200: { description: 'Balances', content: { 'application/json': { schema: AccountResponse } } }, ...errorResponses },
+      responses: {
+        200: { description: 'Balances', content: { 'application/json': { schema: AccountResponse } } },
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const out = await unwrap(getBalances(deps, { publicKey: c.req.valid('param').publicKey }));
@@ -76,13 +94,18 @@ export function registerAccountRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'Localnet only: credit an account with SOL, USDC or the project token',
       security,
       request: { params: pathParam('publicKey'), body: jsonBody(AirdropRequest) },
-      responses: { 200: { description: 'Credited', content: { 'application/json': { schema: AirdropResponse } } }, ...errorResponses },
+      responses: {
+        200: { description: 'Credited', content: { 'application/json': { schema: AirdropResponse } } },
+        ...errorResponses,
+      },
     }),
     async (c) => {
       if (!services.isLocalnet) {
         throw new DomainHttpError({ code: 'NOT_SUPPORTED', message: 'airdrops exist only on the localnet' });
       }
-      const out = await unwrap(airdrop(deps, { publicKey: c.req.valid('param').publicKey, ...c.req.valid('json') }));
+      const out = await unwrap(
+        airdrop(deps, { publicKey: c.req.valid('param').publicKey, ...c.req.valid('json') }),
+      );
       return c.json({ message: out.message, transactionId: out.transactionId as string }, 200);
     },
   );
@@ -95,7 +118,11 @@ export function registerAccountRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'Read an NFT mint and its metadata back from the chain',
       security,
       request: { params: pathParam('mint') },
-      responses: { 200: { description: 'NFT', content: { 'application/json': { schema: NftResponse } } }, ...errorResponses, ...notFound },
+      responses: {
+        200: { description: 'NFT', content: { 'application/json': { schema: NftResponse } } },
+        ...errorResponses,
+        ...notFound,
+      },
     }),
     async (c) => {
       const nft = await unwrap(getNft(deps, { mint: c.req.valid('param').mint }));
@@ -125,7 +152,11 @@ export function registerAccountRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'An escrow and its status',
       security,
       request: { params: pathParam('id') },
-      responses: { 200: { description: 'Escrow', content: { 'application/json': { schema: EscrowResponse } } }, ...errorResponses, ...notFound },
+      responses: {
+        200: { description: 'Escrow', content: { 'application/json': { schema: EscrowResponse } } },
+        ...errorResponses,
+        ...notFound,
+      },
     }),
     async (c) => c.json(escrowJson(await unwrap(getEscrow(deps, { id: c.req.valid('param').id }))), 200),
   );
@@ -136,14 +167,24 @@ export function registerAccountRoutes(app: OpenAPIHono, services: AppServices) {
         method: 'post',
         path: `/v1/api/escrows/{id}/${settlement}`,
         tags: ['Escrow'],
-        summary: settlement === 'release' ? 'Pay escrowed funds to the beneficiary' : 'Return escrowed funds to the payer',
+        summary:
+          settlement === 'release'
+            ? 'Pay escrowed funds to the beneficiary'
+            : 'Return escrowed funds to the payer',
         security,
         request: { params: pathParam('id') },
-        responses: { 200: { description: 'Settled', content: { 'application/json': { schema: EscrowResponse } } }, ...errorResponses, ...notFound },
+        responses: {
+          200: { description: 'Settled', content: { 'application/json': { schema: EscrowResponse } } },
+          ...errorResponses,
+          ...notFound,
+        },
       }),
       async (c) => {
         const out = await unwrap(settleEscrow(deps, { id: c.req.valid('param').id, settlement }));
-        return c.json({ ...escrowJson(out.escrow), message: out.message, transactionId: out.transactionId }, 200);
+        return c.json(
+          { ...escrowJson(out.escrow), message: out.message, transactionId: out.transactionId },
+          200,
+        );
       },
     );
   }

@@ -24,7 +24,10 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'Mint a new NFT (Token-2022 with on-chain metadata)',
       security,
       request: { body: jsonBody(MintNftRequest) },
-      responses: { 200: { description: 'Minted', content: { 'application/json': { schema: MintNftResponse } } }, ...errorResponses },
+      responses: {
+        200: { description: 'Minted', content: { 'application/json': { schema: MintNftResponse } } },
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const out = await unwrap(mint(deps, c.req.valid('json')));
@@ -42,7 +45,13 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
         summary: `Donate ${currency.code} to the project treasury`,
         security,
         request: { body: jsonBody(DonateRequest) },
-        responses: { 200: { description: 'Donation submitted', content: { 'application/json': { schema: DonationResponse } } }, ...errorResponses },
+        responses: {
+          200: {
+            description: 'Donation submitted',
+            content: { 'application/json': { schema: DonationResponse } },
+          },
+          ...errorResponses,
+        },
       }),
       async (c) => {
         const out = await unwrap(donate(deps, { ...c.req.valid('json'), currency: currency.code }));
@@ -59,11 +68,24 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'Donate to a charity, optionally through escrow',
       security,
       request: { body: jsonBody(CharityDonationRequest) },
-      responses: { 200: { description: 'Donation submitted', content: { 'application/json': { schema: DonationResponse } } }, ...errorResponses },
+      responses: {
+        200: {
+          description: 'Donation submitted',
+          content: { 'application/json': { schema: DonationResponse } },
+        },
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const out = await unwrap(charityDonate(deps, c.req.valid('json')));
-      return c.json({ message: out.message, transactionId: out.transactionId, ...(out.escrowId ? { escrowId: out.escrowId } : {}) }, 200);
+      return c.json(
+        {
+          message: out.message,
+          transactionId: out.transactionId,
+          ...(out.escrowId ? { escrowId: out.escrowId } : {}),
+        },
+        200,
+      );
     },
   );
 
@@ -75,11 +97,24 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
       summary: 'Pay a merchant, optionally through escrow',
       security,
       request: { body: jsonBody(MerchantPaymentRequest) },
-      responses: { 200: { description: 'Payment submitted', content: { 'application/json': { schema: PaymentResponse } } }, ...errorResponses },
+      responses: {
+        200: {
+          description: 'Payment submitted',
+          content: { 'application/json': { schema: PaymentResponse } },
+        },
+        ...errorResponses,
+      },
     }),
     async (c) => {
       const out = await unwrap(merchantPay(deps, c.req.valid('json')));
-      return c.json({ message: out.message, transactionId: out.transactionId, ...(out.escrowId ? { escrowId: out.escrowId } : {}) }, 200);
+      return c.json(
+        {
+          message: out.message,
+          transactionId: out.transactionId,
+          ...(out.escrowId ? { escrowId: out.escrowId } : {}),
+        },
+        200,
+      );
     },
   );
 }

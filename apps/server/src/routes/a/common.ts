@@ -3,7 +3,10 @@ import { ErrorResponse } from '../schemas.js';
 
 export const security = [{ apiKey: [] }];
 
-const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorResponse } } });
+const error = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorResponse } },
+});
 
 export const errorResponses = {
   400: error('Invalid input; the message names the problem'),

@@ -23,7 +23,10 @@ export function registerTransactionRoutes(app: OpenAPIHono, services: AppService
       security,
       request: { body: jsonBody(TransactionPreviewRequest) },
       responses: {
-        200: { description: 'Preview', content: { 'application/json': { schema: TransactionPreviewResponse } } },
+        200: {
+          description: 'Preview',
+          content: { 'application/json': { schema: TransactionPreviewResponse } },
+        },
         ...errorResponses,
       },
     }),
@@ -52,7 +55,10 @@ export function registerTransactionRoutes(app: OpenAPIHono, services: AppService
       security,
       request: { body: jsonBody(TransactionSignRequest) },
       responses: {
-        200: { description: 'Signed and submitted', content: { 'application/json': { schema: TransactionSignResponse } } },
+        200: {
+          description: 'Signed and submitted',
+          content: { 'application/json': { schema: TransactionSignResponse } },
+        },
         ...errorResponses,
       },
     }),
@@ -77,9 +83,16 @@ export function registerTransactionRoutes(app: OpenAPIHono, services: AppService
       tags: ['Transaction'],
       summary: 'Current status of a transaction',
       security,
-      request: { params: z.object({ transactionId: z.string().openapi({ param: { name: 'transactionId', in: 'path' } }) }) },
+      request: {
+        params: z.object({
+          transactionId: z.string().openapi({ param: { name: 'transactionId', in: 'path' } }),
+        }),
+      },
       responses: {
-        200: { description: 'Status', content: { 'application/json': { schema: TransactionTrackingResponse } } },
+        200: {
+          description: 'Status',
+          content: { 'application/json': { schema: TransactionTrackingResponse } },
+        },
         ...errorResponses,
         ...notFound,
       },
