@@ -1,9 +1,4 @@
-import {
-  type ActionDeps,
-  rebroadcastPending,
-  settleExpiredEscrows,
-  sweepUnsettled,
-} from '@token-actions/core';
+import { type ActionDeps, settleExpiredEscrows, trackingPass } from '@token-actions/core';
 
 export interface LoopLogger {
   info(obj: object, msg?: string): void;
@@ -14,6 +9,8 @@ export interface LoopLogger {
 export interface LoopOptions {
   readonly intervalMs: number;
   readonly logger: LoopLogger;
+  /** Names this worker's leases; unique per process. */
+  readonly workerId?: string;
   /** Idempotency keys are kept at least this long (24 h). */
   readonly idempotencyRetentionMs?: number;
 }
@@ -34,12 +31,11 @@ export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops
   let running: Promise<void> | undefined;
   let stopped = false;
   let lastPurge = 0;
+  const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
 
   async function pass(): Promise<void> {
-    const rebroadcast = await rebroadcastPending(deps);
-    if (rebroadcast.isErr()) options.logger.warn({ code: rebroadcast.error.code }, 'rebroadcast failed');
-    const swept = await sweepUnsettled(deps);
-    if (swept.isErr()) options.logger.warn({ code: swept.error.code }, 'confirmation sweep failed');
+    const tracked = await trackingPass(deps, { owner: workerId, leaseMs: Math.max(10_000, options.intervalMs * 10) });
+    if (tracked.isErr()) options.logger.warn({ code: tracked.error.code }, 'tracking pass failed');
     const escrows = await settleExpiredEscrows(deps);
     if (escrows.isErr()) options.logger.warn({ code: escrows.error.code }, 'escrow expiry failed');
     else if (escrows.value.settled + escrows.value.failed > 0)

@@ -340,6 +340,39 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         expect(after.map((r) => r.id)).toEqual([middle.id, processed.id, newest.id]);
       });
 
+      it('leases unsettled transactions to one worker at a time', async () => {
+        const records = Array.from({ length: 10 }, (_, i) =>
+          txRecord({ createdAt: new Date(clock.now().getTime() + i), updatedAt: clock.now() }),
+        );
+        for (const r of records) await store.transactions.insert(r);
+        await store.transactions.insert(txRecord({ status: 'finalized' }, clock));
+
+        const [a, b] = await Promise.all([
+          store.transactions.claimUnsettled('worker-a', 6, 30_000),
+          store.transactions.claimUnsettled('worker-b', 6, 30_000),
+        ]);
+        const idsA = a._unsafeUnwrap().map((r) => r.id);
+        const idsB = b._unsafeUnwrap().map((r) => r.id);
+        expect(idsA.filter((id) => idsB.includes(id))).toEqual([]);
+        expect(new Set([...idsA, ...idsB])).toEqual(new Set(records.map((r) => r.id)));
+
+        // Nothing is left for a third worker until the leases run out; the owner may renew its own.
+        expect((await store.transactions.claimUnsettled('worker-c', 10, 30_000))._unsafeUnwrap()).toEqual([]);
+        expect((await store.transactions.claimUnsettled('worker-a', 10, 30_000))._unsafeUnwrap().map((r) => r.id).sort()).toEqual(
+          [...idsA].sort(),
+        );
+        clock.advance(30_001);
+        const c = (await store.transactions.claimUnsettled('worker-c', 100, 30_000))._unsafeUnwrap();
+        expect(c).toHaveLength(10);
+
+        // A settled transaction is never claimed.
+        await store.transactions.transition(records[0]!.id, 'pending', 'finalized');
+        clock.advance(30_001);
+        const d = (await store.transactions.claimUnsettled('worker-d', 100, 30_000))._unsafeUnwrap();
+        expect(d.map((r) => r.id)).not.toContain(records[0]!.id);
+        expect(d).toHaveLength(9);
+      });
+
       it('counts by kind', async () => {
         await store.transactions.insert(txRecord({ kind: 'mint' }, clock));
         await store.transactions.insert(txRecord({ kind: 'mint' }, clock));

@@ -55,6 +55,12 @@ export interface TransactionStore {
   ): ResultAsync<boolean, DomainError>;
   /** Non-terminal transactions, oldest first. */
   listUnsettled(limit: number): ResultAsync<readonly TransactionRecord[], DomainError>;
+  /**
+   * Leases up to `limit` non-terminal transactions to `owner` for `leaseMs`, oldest first, skipping
+   * those another owner holds an unexpired lease on. Several workers calling at once get disjoint
+   * sets, so each transaction is polled and rebroadcast by one worker at a time.
+   */
+  claimUnsettled(owner: string, limit: number, leaseMs: number): ResultAsync<readonly TransactionRecord[], DomainError>;
   countByKind?(kind: TransactionKind): ResultAsync<number, DomainError>;
 }
 

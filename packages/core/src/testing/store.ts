@@ -42,6 +42,7 @@ interface IdempotencyRow {
 export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemoryStore {
   const now = () => options.clock?.now() ?? new Date();
   const transactions = new Map<string, TransactionRecord>();
+  const leases = new Map<string, { owner: string; until: number }>();
   const events: TransactionEvent[] = [];
   const escrows = new Map<string, EscrowRecord>();
   const idempotency = new Map<string, IdempotencyRow>();
@@ -94,6 +95,22 @@ export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemo
           .slice(0, Math.max(0, limit))
           .map(copyTx);
         return okAsync(rows);
+      },
+      claimUnsettled(owner, limit, leaseMs) {
+        const at = now().getTime();
+        const rows = [...transactions.values()]
+          .filter((r) => !TERMINAL_STATUSES.has(r.status))
+          .filter((r) => {
+            const lease = leases.get(r.id);
+            return !lease || lease.owner === owner || lease.until <= at;
+          })
+          .sort(
+            (a, b) =>
+              a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+          )
+          .slice(0, Math.max(0, limit));
+        for (const r of rows) leases.set(r.id, { owner, until: at + leaseMs });
+        return okAsync(rows.map(copyTx));
       },
       countByKind(kind) {
         let n = 0;

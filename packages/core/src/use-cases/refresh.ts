@@ -73,7 +73,19 @@ export function sweepUnsettled(
   );
 }
 
-/** Re-sends unsettled transactions still within their blockhash window (sending is idempotent). */
+/** Re-sends the pending ones among `records` still inside their blockhash window (sending is idempotent). */
+function resendInWindow(
+  deps: Pick<ActionDeps, 'chain'>,
+  records: readonly TransactionRecord[],
+  height: bigint,
+): ResultAsync<number, DomainError> {
+  const pending = records.filter((r) => r.status === 'pending' && height <= r.lastValidBlockHeight);
+  return ResultAsync.combine(pending.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id)))).map(
+    () => pending.length,
+  );
+}
+
+/** Re-sends unsettled transactions still within their blockhash window. */
 export function rebroadcastPending(
   deps: Pick<ActionDeps, 'chain' | 'store'>,
   limit = 1_000,
@@ -81,8 +93,41 @@ export function rebroadcastPending(
   return safeTry(async function* () {
     const records = yield* deps.store.transactions.listUnsettled(limit);
     const height = yield* deps.chain.getBlockHeight();
-    const pending = records.filter((r) => r.status === 'pending' && height <= r.lastValidBlockHeight);
-    yield* ResultAsync.combine(pending.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id))));
-    return ok(pending.length);
+    return ok(yield* resendInWindow(deps, records, height));
+  });
+}
+
+export interface TrackingPassOptions {
+  /** Identifies this worker's leases. */
+  readonly owner: string;
+  readonly limit?: number;
+  /** How long a claimed transaction stays this worker's; longer than one pass. */
+  readonly leaseMs?: number;
+}
+
+/**
+ * One pass of the confirmation loop of one worker among several: lease a batch of unsettled
+ * transactions, re-send those still pending inside their blockhash window, then reconcile all of
+ * them with the chain. Leases keep two workers off the same transactions.
+ */
+export function trackingPass(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  options: TrackingPassOptions,
+): ResultAsync<{ claimed: number; rebroadcast: number; moved: number }, DomainError> {
+  return safeTry(async function* () {
+    const claimed = yield* deps.store.transactions.claimUnsettled(
+      options.owner,
+      options.limit ?? 5_000,
+      options.leaseMs ?? 30_000,
+    );
+    if (claimed.length === 0) return ok({ claimed: 0, rebroadcast: 0, moved: 0 });
+    const height = yield* deps.chain.getBlockHeight();
+    const rebroadcast = yield* resendInWindow(deps, claimed, height);
+    const after = yield* refreshStatuses(deps, claimed);
+    return ok({
+      claimed: claimed.length,
+      rebroadcast,
+      moved: after.filter((r, i) => r.status !== claimed[i]!.status).length,
+    });
   });
 }

@@ -15,6 +15,7 @@ import {
   signPrepared,
   sweepUnsettled,
   track,
+  trackingPass,
 } from './index.js';
 
 async function setup(): Promise<TestDeps & { sender: PublicKey }> {
@@ -223,5 +224,24 @@ describe('balances', () => {
       { currency: 'USDC', baseUnits: '1000000000', amount: '1000', decimals: 6 },
       { currency: 'PROJ', baseUnits: '0', amount: '0', decimals: 9 },
     ]);
+  });
+});
+
+describe('tracking pass', () => {
+  it('two workers split the unsettled transactions and each status change happens once', async () => {
+    const t = await setup();
+    const ids: string[] = [];
+    for (let i = 1; i <= 20; i++) {
+      ids.push((await donate(t.deps, { currency: 'SOL', account: t.sender, amount: `0.00${i}`, priority: 'Low' }))._unsafeUnwrap().transactionId);
+    }
+    t.chain.advance(40);
+    const [a, b] = await Promise.all([
+      trackingPass(t.deps, { owner: 'a', limit: 12 }),
+      trackingPass(t.deps, { owner: 'b', limit: 12 }),
+    ]);
+    expect(a._unsafeUnwrap().claimed + b._unsafeUnwrap().claimed).toBe(20);
+    expect(a._unsafeUnwrap().moved + b._unsafeUnwrap().moved).toBe(20);
+    for (const id of ids) expect(t.store.transactionEvents(id as Signature)).toHaveLength(1);
+    expect((await trackingPass(t.deps, { owner: 'c' }))._unsafeUnwrap().claimed).toBe(0);
   });
 });

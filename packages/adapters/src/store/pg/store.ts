@@ -137,6 +137,29 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
         });
       },
 
+      claimUnsettled(owner, limit, leaseMs) {
+        return attempt('transactions.claimUnsettled', async () => {
+          // SKIP LOCKED lets concurrent workers pass over rows another is claiming right now; the
+          // lease then keeps them off those rows until it runs out.
+          const result = await sql.query<Row>(
+            `UPDATE transactions t
+                SET lease_owner = $1, lease_until = $4::timestamptz + ($3::bigint * interval '1 millisecond')
+               FROM (SELECT id FROM transactions
+                      WHERE status IN ('pending', 'processed', 'confirmed')
+                        AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
+                      ORDER BY created_at, id
+                      LIMIT $2
+                      FOR UPDATE SKIP LOCKED) picked
+              WHERE t.id = picked.id
+          RETURNING ${TX_COLUMNS.split(',').map((c) => `t.${c.trim()}`).join(', ')}`,
+            [owner, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(leaseMs)), now()],
+          );
+          return result.rows
+            .map(toTransaction)
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        });
+      },
+
       countByKind(kind) {
         return attempt('transactions.countByKind', async () => {
           const result = await sql.query<{ n: string }>(
