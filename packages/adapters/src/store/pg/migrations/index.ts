@@ -5,5 +5,6 @@
  */
 import type { Migration } from './types.js';
 import { migration0001 } from './0001_init.js';
+import { migration0002 } from './0002_leases.js';
 
-export const migrations: readonly Migration[] = [migration0001].sort((a, b) => a.id.localeCompare(b.id));
+export const migrations: readonly Migration[] = [migration0001, migration0002].sort((a, b) => a.id.localeCompare(b.id));
