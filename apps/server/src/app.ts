@@ -9,6 +9,7 @@ import { interfaceAHook } from './http/validation.js';
 import { registerAccountRoutes } from './routes/a/accounts.js';
 import { registerActionRoutes } from './routes/a/actions.js';
 import { registerTransactionRoutes } from './routes/a/transactions.js';
+import { mountInterfaceB } from './routes/b/index.js';
 import { docsPage } from './routes/docs.js';
 import type { AppServices } from './services.js';
 
@@ -65,6 +66,8 @@ export function createApp(services: AppServices) {
     '/v1/api/*',
     idempotency(deps.store.idempotency, () => deps.clock.now()),
   );
+
+  if (services.interfaceB) mountInterfaceB(app, services.interfaceB);
 
   registerActionRoutes(app, services);
   registerTransactionRoutes(app, services);

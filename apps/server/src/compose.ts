@@ -6,22 +6,45 @@ import {
   createFeeOracle,
   createHmacMac,
   createLiteSvmChain,
+  createRpcChain,
+  discoverRpcCurrencies,
+  type LocalnetRpc,
+  startLocalnetRpc,
   createPgliteClient,
+  createMemoryRateLimiter,
+  createPgOAuthStore,
   createPgStore,
+  createRedisRateLimiter,
   createPostgresClient,
   loadOrCreateMasterKey,
   migrate,
   type SqlClient,
 } from '@token-actions/adapters';
-import type { ActionDeps, ClockPort, IdsPort, PublicKey } from '@token-actions/core';
+import type {
+  ActionDeps,
+  ChainPort,
+  ClockPort,
+  ClusterInfo,
+  Currencies,
+  IdsPort,
+  OAuthStore,
+  PublicKey,
+  RateLimiterPort,
+} from '@token-actions/core';
+import { Redis } from 'ioredis';
 import type { ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
+import { composeSwaps, type SwapComposition } from './swaps.js';
 
 export interface Composition {
   readonly deps: ActionDeps;
+  readonly oauthStore: OAuthStore;
+  readonly rateLimiter: RateLimiterPort;
   readonly sql: SqlClient;
   readonly isLocalnet: boolean;
   readonly masterKeyGenerated: boolean;
+  /** Pools, swaps and webhooks (issue 5). */
+  readonly swaps: SwapComposition;
   close(): Promise<void>;
 }
 
@@ -61,17 +84,11 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
   await migrate(sql);
 
   const clock = systemClock;
-  const store = createPgStore(sql, { clock });
+  const store = createPgStore(sql, { clock, idempotencyAbandonAfterMs: config.IDEMPOTENCY_ABANDON_MS });
   const keystore = createEncryptedKeystore({ sql, masterKey: master.key, clock });
 
-  const rpcUrl = `http://127.0.0.1:${config.LOCALNET_RPC_PORT}`;
-  const chain = await createLiteSvmChain({
-    seed: deriveKey(master.key, 'localnet-seed'),
-    projectTicker: config.PROJECT_TICKER,
-    slotIntervalMs: config.SLOT_INTERVAL_MS,
-    finalityDepthSlots: config.FINALITY_DEPTH_SLOTS,
-    rpcUrl,
-  });
+  const composedChain = await composeChain(config, master.key, logger);
+  const { chain } = composedChain;
 
   const named = async (name: string) =>
     unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);
@@ -80,9 +97,13 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     escrowVault: await named('escrow-vault'),
     mintAuthority: await named('mint-authority'),
   };
-  // The localnet starts empty: the treasury pays every fee, so it is funded at boot.
-  chain.fund(accounts.treasury, BigInt(config.TREASURY_AIRDROP_SOL) * 1_000_000_000n);
-  chain.fund(accounts.escrowVault, 10_000_000n);
+  // The localnet starts empty: the treasury pays every fee, so it is funded at boot (topped up
+  // after a restart, since the localnet keeps its state).
+  if (composedChain.isLocalnet) {
+    const treasuryLamports = BigInt(config.TREASURY_AIRDROP_SOL) * 1_000_000_000n;
+    await topUp(chain, composedChain.currencies, accounts.treasury, treasuryLamports);
+    await topUp(chain, composedChain.currencies, accounts.escrowVault, 10_000_000n);
+  }
 
   const [min, low, medium, high, veryHigh] = config.PRIORITY_FEE_FLOORS_MICROLAMPORTS;
   const fees = createFeeOracle({
@@ -101,7 +122,7 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     clock,
     ids: randomIds,
     mac: createHmacMac(deriveKey(master.key, 'preview-mac')),
-    currencies: chain.currencies,
+    currencies: composedChain.currencies,
     accounts,
     policies: {
       previewTtlMs: config.PREVIEW_TTL_MS,
@@ -110,14 +131,126 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     },
   };
 
-  return {
+  const oauthStore = createPgOAuthStore(sql);
+  // Redis makes the limit exact across processes; in memory it is per process.
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+
+  const swaps = await composeSwaps({
+    config,
     deps,
     sql,
-    isLocalnet: true,
+    oauthStore,
+    webhookKey: deriveKey(master.key, 'webhook-signing'),
+    isLocalnet: composedChain.isLocalnet,
+    logger,
+  });
+
+  return {
+    deps,
+    oauthStore,
+    rateLimiter,
+    sql,
+    swaps,
+    isLocalnet: composedChain.isLocalnet,
     masterKeyGenerated: master.generated,
     async close() {
-      chain.close();
+      redis?.disconnect();
+      await composedChain.close();
       await sql.close();
     },
   };
+}
+
+interface ComposedChain {
+  readonly chain: ChainPort;
+  readonly currencies: Currencies;
+  readonly isLocalnet: boolean;
+  close(): Promise<void>;
+}
+
+function clusterOf(url: string): ClusterInfo['name'] {
+  const { hostname } = new URL(url);
+  if (/devnet/.test(hostname)) return 'devnet';
+  if (/testnet/.test(hostname)) return 'testnet';
+  if (/mainnet/.test(hostname)) return 'mainnet-beta';
+  if (hostname === 'localhost' || hostname === '[::1]' || hostname.startsWith('127.')) return 'localnet';
+  return 'custom';
+}
+
+/**
+ * The chain: the `rpc` adapter when SOLANA_RPC_URL is set (mints from USDC_MINT / PROJECT_MINT, or
+ * asked of a token-actions localnet), else the embedded LiteSVM localnet, keeping its state under
+ * DATA_DIR/localnet and serving JSON-RPC on LOCALNET_RPC_PORT.
+ */
+async function composeChain(
+  config: ServerConfig,
+  masterKey: Uint8Array,
+  logger: Logger,
+): Promise<ComposedChain> {
+  if (config.SOLANA_RPC_URL) {
+    const rpcUrl = config.SOLANA_RPC_URL;
+    const discovered = await discoverRpcCurrencies({
+      rpcUrl,
+      ...(config.USDC_MINT ? { stableMint: config.USDC_MINT } : {}),
+      ...(config.PROJECT_MINT ? { projectMint: config.PROJECT_MINT } : {}),
+      projectTicker: config.PROJECT_TICKER,
+    });
+    const cluster = config.SOLANA_CLUSTER ?? (discovered.localnet ? 'localnet' : clusterOf(rpcUrl));
+    const chain = createRpcChain({ rpcUrl, cluster, currencies: discovered.currencies });
+    return {
+      chain,
+      currencies: discovered.currencies,
+      isLocalnet: cluster === 'localnet',
+      close: async () => {},
+    };
+  }
+
+  const chain = await createLiteSvmChain({
+    seed: deriveKey(masterKey, 'localnet-seed'),
+    projectTicker: config.PROJECT_TICKER,
+    slotIntervalMs: config.SLOT_INTERVAL_MS,
+    finalityDepthSlots: config.FINALITY_DEPTH_SLOTS,
+    dataDir: config.DATA_DIR,
+    rpcUrl: `http://127.0.0.1:${config.LOCALNET_RPC_PORT}`,
+  });
+  let rpc: LocalnetRpc | undefined;
+  if (config.LOCALNET_RPC) {
+    const takeFreePort = (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') throw error;
+      // Another localnet (or server) holds the port: serve on a free one rather than not at all.
+      logger.warn({ port: config.LOCALNET_RPC_PORT }, 'LOCALNET_RPC_PORT in use: JSON-RPC on a free port');
+      return startLocalnetRpc(chain, { port: 0 });
+    };
+    try {
+      rpc = await startLocalnetRpc(chain, { port: config.LOCALNET_RPC_PORT }).catch(takeFreePort);
+    } catch (error) {
+      chain.close();
+      throw error;
+    }
+    chain.setRpcUrl(rpc.url);
+    logger.info({ rpcUrl: rpc.url, stateDir: chain.stateDir }, 'localnet JSON-RPC listening');
+  }
+  return {
+    chain,
+    currencies: chain.currencies,
+    isLocalnet: true,
+    async close() {
+      await rpc?.close();
+      chain.close();
+    },
+  };
+}
+
+/** Airdrops up to `target` lamports when an account holds less than half of it. */
+async function topUp(
+  chain: ChainPort,
+  currencies: Currencies,
+  owner: PublicKey,
+  target: bigint,
+): Promise<void> {
+  const held = await chain.getBalance(owner, currencies.native);
+  const balance = unwrapOrThrow<bigint>(held, `balance of ${owner}`);
+  if (balance * 2n >= target) return;
+  unwrapOrThrow(await chain.airdrop(owner, currencies.native, target - balance), `funding ${owner}`);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const BASE58_KEY = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 const bigintString = z
   .string()
   .regex(/^\d+$/, 'must be a whole number')
@@ -14,6 +15,15 @@ export const ServerConfigSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   DATABASE_URL: z.string().url().optional(),
   LOCALNET_RPC_PORT: z.coerce.number().int().min(0).max(65535).default(8899),
+  /** Serve the embedded localnet's JSON-RPC on LOCALNET_RPC_PORT (0 picks a free port). */
+  LOCALNET_RPC: bool.default(true),
+  /** Run on the `rpc` chain adapter against this cluster instead of the embedded localnet. */
+  SOLANA_RPC_URL: z.string().url().optional(),
+  /** Cluster of SOLANA_RPC_URL; inferred from the URL when absent (loopback: localnet). */
+  SOLANA_CLUSTER: z.enum(['localnet', 'devnet', 'testnet', 'mainnet-beta', 'custom']).optional(),
+  /** Mints on SOLANA_RPC_URL; with neither set they are asked of a token-actions localnet (`localnet_getMints`). */
+  USDC_MINT: z.string().regex(BASE58_KEY, 'must be a base58 public key').optional(),
+  PROJECT_MINT: z.string().regex(BASE58_KEY, 'must be a base58 public key').optional(),
   KEYSTORE_MASTER_KEY: z.string().optional(),
   PROJECT_TICKER: z
     .string()
@@ -35,9 +45,34 @@ export const ServerConfigSchema = z.object({
     .regex(/^\d+(,\d+){4}$/, 'must be five comma-separated whole numbers (Min,Low,Medium,High,VeryHigh)')
     .default('0,100,1000,10000,100000')
     .transform((v) => v.split(',').map((n) => BigInt(n))),
+  /** An idempotency claim in progress this long belongs to a dead process; the same request may take it over. */
+  IDEMPOTENCY_ABANDON_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   RUN_WORKER: bool.default(true),
   TREASURY_AIRDROP_SOL: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
+  REDIS_URL: z.string().url().optional(),
+  /** Interface B: requests a minute per OAuth client, and per address without a valid token. */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  OAUTH_ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  ACCESS_TOKEN_TTL_SEC: z.coerce.number().int().min(60).max(86_400).default(3_600),
+  REFRESH_TOKEN_TTL_SEC: z.coerce.number().int().min(300).max(90 * 86_400).default(30 * 86_400),
+  /** Pools seeded on the localnet at boot, "<reserve A>:<reserve B>" in whole units (issue 5). */
+  POOL_NATIVE_STABLE_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('1000:150000'),
+  POOL_NATIVE_PROJECT_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('1000:1000000'),
+  POOL_STABLE_PROJECT_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('150000:1000000'),
+  POOL_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(30),
+  /** SOL each pool authority holds beyond its reserves for the fees and rent of firm-quote swaps. */
+  POOL_FEE_BUFFER_SOL: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  SWAP_QUOTE_TTL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+  /** `local` routes over the project's pools (embedded default); `jupiter` calls Jupiter's Swap API. */
+  AGGREGATOR: z.enum(['local', 'jupiter']).default('local'),
+  JUPITER_BASE_URL: z.string().url().default('https://lite-api.jup.ag/swap/v1'),
+  JUPITER_API_KEY: z.string().optional(),
+  /** Standard Webhooks secret (whsec_...) of POST /v1/webhooks/transaction-complete; unset = OAuth write scope instead. */
+  WEBHOOK_SECRET: z.string().min(16, 'must be a whsec_ secret').optional(),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   MAX_BODY_BYTES: z.coerce
     .number()

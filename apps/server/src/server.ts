@@ -6,6 +6,7 @@ import { compose } from './compose.js';
 import type { ServerConfig } from './config.js';
 import { type DevCredentials, ensureDevApiKey, writeDevCredentials } from './dev-credentials.js';
 import type { Logger } from './logger.js';
+import { seedDemoClient } from './oauth/index.js';
 
 export interface RunningServer {
   readonly baseUrl: string;
@@ -17,31 +18,63 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+type FetchHandler = ReturnType<typeof createApp>['fetch'];
+
 /** Starts the service on Node: composition, HTTP listener, in-process worker loops, dev credentials. */
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   const composition = await compose(config, logger);
   const { deps } = composition;
   const apiKey = await ensureDevApiKey(config.DATA_DIR, deps.store.apiKeys);
-  const app = createApp({
-    deps,
-    logger,
-    maxBodyBytes: config.MAX_BODY_BYTES,
-    isLocalnet: composition.isLocalnet,
-  });
 
-  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST });
+  // The OAuth issuer is this server's own URL, known once the port is bound (PORT=0 picks one),
+  // so the socket is bound first and answers 503 for the moment until the app exists.
+  let handler: FetchHandler = () => Response.json({ message: 'starting' }, { status: 503 });
+  const server = serve({ fetch: (request, env) => handler(request, env as object), port: config.PORT, hostname: config.HOST });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
-  const baseUrl = config.PUBLIC_BASE_URL ?? `http://${config.HOST}:${port}`;
+  const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
+  const baseUrl = config.PUBLIC_BASE_URL ?? `http://${host}:${port}`;
+
+  const app = createApp({
+    deps,
+    logger,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    isLocalnet: composition.isLocalnet,
+    interfaceB: {
+      issuer: baseUrl,
+      oauthStore: composition.oauthStore,
+      rateLimiter: composition.rateLimiter,
+      clock: deps.clock,
+      logger,
+      limits: {
+        perClientPerMinute: config.RATE_LIMIT_PER_MINUTE,
+        perAddressPerMinute: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+      },
+      ...(config.OAUTH_ADMIN_TOKEN ? { adminToken: config.OAUTH_ADMIN_TOKEN } : {}),
+      accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+      refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+      ...(composition.isLocalnet ? { siwsChainId: 'localnet' } : {}),
+      swaps: composition.swaps,
+    },
+  });
+  handler = app.fetch;
 
   const loops = config.RUN_WORKER
-    ? startLoops(deps, { intervalMs: config.WORKER_INTERVAL_MS, logger })
+    ? startLoops(deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, swaps: composition.swaps.deps })
     : undefined;
 
-  const credentials: DevCredentials = { baseUrl, apiKey, rpcUrl: deps.chain.cluster.rpcUrl };
+  const oauth = composition.isLocalnet
+    ? await seedDemoClient({ store: composition.oauthStore, clock: deps.clock, issuer: baseUrl })
+    : undefined;
+  const credentials: DevCredentials = {
+    baseUrl,
+    apiKey,
+    rpcUrl: deps.chain.cluster.rpcUrl,
+    ...(oauth ? { oauth } : {}),
+  };
   const credentialsPath = await writeDevCredentials(config.DATA_DIR, credentials);
 
   return {

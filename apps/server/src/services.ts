@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ActionDeps } from '@token-actions/core';
 import type { Logger } from './logger.js';
+import type { InterfaceBServices } from './routes/b/index.js';
 
 /** What the HTTP app needs, built by a composition root (compose.ts, or a test). */
 export interface AppServices {
@@ -9,6 +10,8 @@ export interface AppServices {
   readonly maxBodyBytes: number;
   /** Airdrops exist only on the localnet. */
   readonly isLocalnet: boolean;
-  /** Mounts further routers (OAuth, interface B) on the root app. */
+  /** OAuth server and interface B; absent in apps that serve interface A only. */
+  readonly interfaceB?: InterfaceBServices;
+  /** Mounts further routers on the root app. */
   readonly mount?: (app: OpenAPIHono) => void;
 }

@@ -1,4 +1,12 @@
-import { type ActionDeps, settleExpiredEscrows, trackingPass } from '@token-actions/core';
+import {
+  type ActionDeps,
+  deliverWebhooks,
+  notifySwaps,
+  settleExpiredEscrows,
+  settleSwaps,
+  type SwapDeps,
+  trackingPass,
+} from '@token-actions/core';
 
 export interface LoopLogger {
   info(obj: object, msg?: string): void;
@@ -13,6 +21,9 @@ export interface LoopOptions {
   readonly workerId?: string;
   /** Idempotency keys are kept at least this long (24 h). */
   readonly idempotencyRetentionMs?: number;
+  /** When set, each pass also settles the pool book of swaps whose transaction became terminal,
+   * queues their clients' notifications and delivers due webhooks. */
+  readonly swaps?: SwapDeps;
 }
 
 export interface RunningLoops {
@@ -40,12 +51,25 @@ export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops
     if (escrows.isErr()) options.logger.warn({ code: escrows.error.code }, 'escrow expiry failed');
     else if (escrows.value.settled + escrows.value.failed > 0)
       options.logger.info(escrows.value, 'expired escrows');
+    if (options.swaps) await swapPass(options.swaps);
     const now = deps.clock.now().getTime();
     if (now - lastPurge > 60_000) {
       lastPurge = now;
       const purged = await deps.store.idempotency.purgeOlderThan(new Date(now - retention));
       if (purged.isErr()) options.logger.warn({ code: purged.error.code }, 'idempotency purge failed');
     }
+  }
+
+  // Runs after the tracking pass so the outbox statuses it reads are fresh; every step is
+  // idempotent (compare-and-set settlement, id-keyed queueing, leased deliveries).
+  async function swapPass(swaps: SwapDeps): Promise<void> {
+    const settled = await settleSwaps(swaps);
+    if (settled.isErr()) options.logger.warn({ code: settled.error.code }, 'swap settlement failed');
+    const notified = await notifySwaps(swaps);
+    if (notified.isErr()) options.logger.warn({ code: notified.error.code }, 'swap notification failed');
+    const delivered = await deliverWebhooks(swaps, { leaseMs: Math.max(30_000, options.intervalMs * 10) });
+    if (delivered.isErr()) options.logger.warn({ code: delivered.error.code }, 'webhook delivery failed');
+    else if (delivered.value.retrying + delivered.value.dead > 0) options.logger.info(delivered.value, 'webhook deliveries');
   }
 
   function tick(): Promise<void> {

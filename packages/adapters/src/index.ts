@@ -5,3 +5,5 @@ export * from './keystore/index.js';
 export * from './oauth/index.js';
 export * from './ratelimit/index.js';
 export * from './store/index.js';
+export * from './aggregator/index.js';
+export * from './webhooks/index.js';

@@ -17,7 +17,11 @@ export function generateApiKey(): string {
   return `${API_KEY_PREFIX}${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-export type AuthVariables = { apiKey: ApiKeyRecord };
+export type AuthVariables = {
+  apiKey: ApiKeyRecord;
+  /** The scoped Idempotency-Key of this request, when it has one. */
+  requestKey?: string;
+};
 
 /**
  * Interface A authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256

@@ -29,6 +29,22 @@ export function statusOf(code: ErrorCode): ContentfulStatusCode {
     case 'IDEMPOTENCY_IN_PROGRESS':
     case 'INVALID_STATUS_TRANSITION':
       return 409;
+    case 'UNKNOWN_TOKEN_PAIR':
+    case 'TRANSACTION_MISMATCH':
+    case 'INVALID_SIGNATURE':
+      return 400;
+    case 'WEBHOOK_SIGNATURE_INVALID':
+      return 401;
+    case 'SWAP_NOT_FOUND':
+      return 404;
+    case 'QUOTE_EXPIRED':
+      return 409;
+    case 'INVALID_PARAMETERS':
+    case 'INSUFFICIENT_LIQUIDITY':
+    case 'AGGREGATOR_NO_ROUTE':
+      return 422;
+    case 'AGGREGATOR_UNAVAILABLE':
+      return 502;
     case 'CHAIN_UNAVAILABLE':
     case 'STORE_UNAVAILABLE':
     case 'INTERNAL':

@@ -53,6 +53,7 @@ export function idempotency(
         headers: { 'content-type': 'application/json', 'idempotent-replayed': 'true' },
       });
     }
+    c.set('requestKey', `${scope}:${key}`);
     try {
       await next();
     } catch (error) {

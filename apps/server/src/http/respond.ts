@@ -10,3 +10,9 @@ export async function unwrap<T>(result: ResultAsync<T, DomainError> | Result<T, 
 }
 
 export const str = (v: bigint | number | undefined) => (v === undefined ? undefined : v.toString());
+
+/** The use-case options a request carries: its scoped idempotency key, set by the idempotency middleware. */
+export function actionOptions(c: { get(key: 'requestKey'): string | undefined }): { requestKey?: string } {
+  const requestKey = c.get('requestKey');
+  return requestKey ? { requestKey } : {};
+}

@@ -28,6 +28,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     SLOT_INTERVAL_MS: '20',
     FINALITY_DEPTH_SLOTS: '4',
     WORKER_INTERVAL_MS: '100',
+    LOCALNET_RPC_PORT: '0',
     ...env,
   });
   const server = await startServer(config, createLogger(config.LOG_LEVEL));

@@ -19,7 +19,7 @@ describe('OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
   });
 
-  it('lists every interface A route of the spec and the additions', () => {
+  it('lists every interface A and B route of the spec and the additions', () => {
     const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.keys(item as object).map((m) => `${m.toUpperCase()} ${path}`),
     );
@@ -41,10 +41,17 @@ describe('OpenAPI document', () => {
         'GET /v1/api/escrows/{id}',
         'POST /v1/api/escrows/{id}/release',
         'POST /v1/api/escrows/{id}/refund',
+        'GET /v1/project/swap',
+        'POST /v1/project/swap',
+        'POST /v1/aggregator/swap',
+        'POST /v1/swap/execute',
+        'POST /v1/webhooks/transaction-complete',
+        'GET /v1/webhooks/secret',
       ].sort(),
     );
     expect(doc.info.version).toBe('1.1.0');
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.components.securitySchemes.oauth2).toMatchObject({ type: 'oauth2' });
   });
 
   it('serves a docs page that reads the document', async () => {

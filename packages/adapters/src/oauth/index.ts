@@ -1,1 +1,1 @@
-export {};
+export * from './pg-store.js';

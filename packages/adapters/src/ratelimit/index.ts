@@ -1,1 +1,2 @@
-export {};
+export * from './memory.js';
+export * from './redis.js';

@@ -11,3 +11,5 @@ export {
   type PgStoreOptions,
   type TransactionEvent,
 } from './pg/store.js';
+export { createPgSwapStore } from './pg/swap-store.js';
+export { createPgWebhookStore } from './pg/webhook-store.js';

@@ -8,7 +8,12 @@ import {
 } from '@token-actions/core';
 import { createFakeChain } from '@token-actions/core/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiteSvmChain } from '../../src/chain/index.js';
+import {
+  createLiteSvmChain,
+  createRpcChain,
+  discoverRpcCurrencies,
+  startLocalnetRpc,
+} from '../../src/chain/index.js';
 import { newKey, signPrepared, type TestKey } from './keys.js';
 
 const SOL = 1_000_000_000n;
@@ -51,6 +56,30 @@ const harnesses: [string, () => Promise<Harness>][] = [
         advance: (n) => chain.tick(n),
         fund: (owner, lamports) => void chain.fund(owner, lamports),
         close: () => chain.close(),
+      };
+    },
+  ],
+  [
+    'rpc chain on the localnet JSON-RPC',
+    async () => {
+      const localnet = await createLiteSvmChain({
+        slotIntervalMs: 0,
+        finalityDepthSlots: FINALITY,
+        blockhashValiditySlots: VALIDITY,
+      });
+      const rpc = await startLocalnetRpc(localnet, { port: 0 });
+      const { currencies } = await discoverRpcCurrencies({ rpcUrl: rpc.url });
+      // No blockhash cache: the tests move the chain between prepares.
+      const chain = createRpcChain({ rpcUrl: rpc.url, cluster: 'localnet', currencies, blockhashCacheMs: 0 });
+      return {
+        chain,
+        currencies,
+        advance: (n) => localnet.tick(n),
+        fund: (owner, lamports) => void localnet.fund(owner, lamports),
+        close: () => {
+          void rpc.close();
+          localnet.close();
+        },
       };
     },
   ],

@@ -4,7 +4,7 @@ import {
   type PreparedTransaction,
   type PublicKey,
 } from '@token-actions/core';
-import { randomSigner } from '../../src/chain/litesvm/ed25519.js';
+import { randomSigner } from '../../src/chain/shared/ed25519.js';
 
 /** Tests play the keystore: they hold the keys and sign what the chain prepared. */
 export interface TestKey {

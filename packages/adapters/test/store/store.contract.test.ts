@@ -340,6 +340,33 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         expect(after.map((r) => r.id)).toEqual([middle.id, processed.id, newest.id]);
       });
 
+      it('keeps one transaction per request key and returns the first to a re-run', async () => {
+        const first = txRecord({ requestKey: 'key_1:abc' }, clock);
+        const rerun = txRecord({ requestKey: 'key_1:abc' }, clock);
+        expect((await store.transactions.insert(first))._unsafeUnwrap().inserted).toBe(true);
+        const again = (await store.transactions.insert(rerun))._unsafeUnwrap();
+        expect(again.inserted).toBe(false);
+        expect(again.record.id).toBe(first.id);
+        expect(again.record.requestKey).toBe('key_1:abc');
+        expect((await store.transactions.get(rerun.id))._unsafeUnwrap()).toBeNull();
+        const other = txRecord({ requestKey: 'key_1:other' }, clock);
+        expect((await store.transactions.insert(other))._unsafeUnwrap().inserted).toBe(true);
+      });
+
+      it('records a funding transaction and its escrow together, and neither twice', async () => {
+        const record = txRecord({ requestKey: 'key_1:esc' }, clock);
+        const escrow = escrowRecord({ fundingTransactionId: record.id }, clock);
+        (await store.transactions.insert({ ...record, escrowId: escrow.id }, { escrow }))._unsafeUnwrap();
+        expect((await store.escrows.get(escrow.id))._unsafeUnwrap()).toMatchObject({ id: escrow.id, status: 'held' });
+
+        const rerun = txRecord({ requestKey: 'key_1:esc' }, clock);
+        const rerunEscrow = escrowRecord({ fundingTransactionId: rerun.id }, clock);
+        const out = (await store.transactions.insert({ ...rerun, escrowId: rerunEscrow.id }, { escrow: rerunEscrow }))._unsafeUnwrap();
+        expect(out.inserted).toBe(false);
+        expect(out.record.escrowId).toBe(escrow.id);
+        expect((await store.escrows.get(rerunEscrow.id))._unsafeUnwrap()).toBeNull();
+      });
+
       it('leases unsettled transactions to one worker at a time', async () => {
         const records = Array.from({ length: 10 }, (_, i) =>
           txRecord({ createdAt: new Date(clock.now().getTime() + i), updatedAt: clock.now() }),
@@ -467,6 +494,18 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
     });
 
     describe('idempotency', () => {
+      it('lets the same request take over a claim abandoned for 30 s, but not a different one', async () => {
+        const t0 = clock.now();
+        expect((await store.idempotency.begin('api', 'crash', 'h', t0))._unsafeUnwrap().state).toBe('started');
+        const soon = new Date(t0.getTime() + 29_000);
+        expect((await store.idempotency.begin('api', 'crash', 'h', soon))._unsafeUnwrap().state).toBe('in_progress');
+        const later = new Date(t0.getTime() + 30_000);
+        expect((await store.idempotency.begin('api', 'crash', 'other', later))._unsafeUnwrap().state).toBe('mismatch');
+        expect((await store.idempotency.begin('api', 'crash', 'h', later))._unsafeUnwrap().state).toBe('started');
+        // The takeover restarts the window.
+        expect((await store.idempotency.begin('api', 'crash', 'h', later))._unsafeUnwrap().state).toBe('in_progress');
+      });
+
       it('claims a new key, then reports it in progress, then completed', async () => {
         const now = clock.now();
         expect((await store.idempotency.begin('api', 'k1', 'h1', now))._unsafeUnwrap()).toEqual({

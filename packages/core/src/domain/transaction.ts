@@ -40,6 +40,7 @@ export const TRANSACTION_KINDS = [
   'escrow_release',
   'escrow_refund',
   'airdrop',
+  'swap',
 ] as const;
 export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 
@@ -55,6 +56,8 @@ export interface TransactionRecord {
   readonly mint?: PublicKey;
   readonly escrowId?: string;
   readonly priority?: PriorityLevel;
+  /** The caller's idempotency key (scoped), when the request carried one: at most one transaction per key. */
+  readonly requestKey?: string;
   readonly computeUnitPrice: bigint;
   readonly computeUnitLimit: number;
   readonly feeLamports: bigint;

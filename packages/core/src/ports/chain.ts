@@ -25,7 +25,23 @@ export interface MintNftIntent {
   readonly uri: string;
 }
 
-export type ChainIntent = TransferIntent | MintNftIntent;
+/** One leg of a `transfers` intent: `amount` base units of `currency` from the wallet `from` to `to`. */
+export interface TransferLeg {
+  readonly currency: Currency;
+  readonly from: PublicKey;
+  readonly to: PublicKey;
+  readonly amount: bigint;
+}
+
+/** Several transfers in one atomic transaction (all land or none). Every `from` signs; for SPL legs
+ * the recipients' associated token accounts are created idempotently, rent paid by the fee payer
+ * (`PrepareOptions.feePayer`). A pool swap is two legs: user -> pool vault, pool vault -> user. */
+export interface TransfersIntent {
+  readonly kind: 'transfers';
+  readonly legs: readonly TransferLeg[];
+}
+
+export type ChainIntent = TransferIntent | MintNftIntent | TransfersIntent;
 
 export interface PrepareOptions {
   readonly feePayer: PublicKey;

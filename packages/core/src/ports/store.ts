@@ -41,9 +41,14 @@ export interface ApiKeyRecord {
 }
 
 export interface TransactionStore {
-  /** Inserts the record; when a record with the same id exists, returns that one instead (and inserted=false). */
+  /**
+   * Inserts the record, and atomically with it the escrow it funds, if any. When a record with the
+   * same id or the same requestKey exists, nothing is written and that record is returned
+   * (inserted=false): a request re-run after a crash finds the transaction it already recorded.
+   */
   insert(
     record: TransactionRecord,
+    options?: { readonly escrow?: EscrowRecord },
   ): ResultAsync<{ inserted: boolean; record: TransactionRecord }, DomainError>;
   get(id: Signature): ResultAsync<TransactionRecord | null, DomainError>;
   /** Compare-and-set: moves the status only if it is still `from`. Returns whether it moved. */
@@ -78,7 +83,11 @@ export interface EscrowStore {
 }
 
 export interface IdempotencyStore {
-  /** Claims `key` in `scope` for a request whose body hashes to `requestHash`. */
+  /**
+   * Claims `key` in `scope` for a request whose body hashes to `requestHash`. A claim still in
+   * progress after the store's abandonment window (its process died) is taken over by a request
+   * with the same hash: re-running is safe because transactions are recorded once per request key.
+   */
   begin(
     scope: string,
     key: string,

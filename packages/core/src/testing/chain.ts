@@ -96,6 +96,7 @@ interface WireIntent {
   readonly name?: string;
   readonly symbol?: string;
   readonly uri?: string;
+  readonly legs?: readonly { currencyKey: string; from: string; to: string; amount: string }[];
 }
 
 interface FakeMessage {
@@ -227,6 +228,34 @@ export function createFakeChain(options: FakeChainOptions = {}): FakeChain {
       signers = intent.from === feePayer ? [feePayer] : [feePayer, intent.from];
       writable = [...new Set([feePayer, intent.from, intent.to])];
       limit = intent.currency.mint === undefined ? COMPUTE_UNITS.native : COMPUTE_UNITS.token;
+    } else if (intent.kind === 'transfers') {
+      if (!Array.isArray(intent.legs) || intent.legs.length === 0 || intent.legs.length > 8) {
+        return err(domainError('INVALID_INPUT', 'a transfers intent has 1 to 8 legs'));
+      }
+      // Legs run in order; a later leg may spend what an earlier one delivered, as on chain.
+      const running = new Map<string, bigint>();
+      const held = (owner: string, key: string) => running.get(balanceKey(owner, key)) ?? balanceOf(owner, key);
+      const legs: { currencyKey: string; from: string; to: string; amount: string }[] = [];
+      for (const [i, leg] of intent.legs.entries()) {
+        const keys = checkKeys({ feePayer, [`legs[${i}].from`]: leg.from, [`legs[${i}].to`]: leg.to });
+        if (keys.isErr()) return err(keys.error);
+        if (typeof leg.amount !== 'bigint' || leg.amount <= 0n || leg.amount > U64_MAX) {
+          return err(domainError('INVALID_AMOUNT', 'amount must be greater than zero and fit u64'));
+        }
+        const key = currencyKey(leg.currency);
+        if (held(leg.from, key) < leg.amount) return err(insufficient(leg.from, leg.currency.code));
+        running.set(balanceKey(leg.from, key), held(leg.from, key) - leg.amount);
+        running.set(balanceKey(leg.to, key), held(leg.to, key) + leg.amount);
+        if (key === nativeKey && leg.from === feePayer) spendFromFeePayer += leg.amount;
+        legs.push({ currencyKey: key, from: leg.from, to: leg.to, amount: leg.amount.toString() });
+      }
+      wireIntent = { kind: 'transfers', legs };
+      signers = [...new Set([feePayer, ...intent.legs.map((leg) => leg.from)])];
+      writable = [...new Set([feePayer, ...intent.legs.flatMap((leg) => [leg.from, leg.to])])];
+      limit = intent.legs.reduce(
+        (units, leg) => units + (leg.currency.mint === undefined ? COMPUTE_UNITS.native : COMPUTE_UNITS.token),
+        0,
+      );
     } else if (intent.kind === 'mint_nft') {
       const keys = checkKeys({ feePayer, authority: intent.authority, owner: intent.owner });
       if (keys.isErr()) return err(keys.error);
@@ -311,6 +340,19 @@ export function createFakeChain(options: FakeChainOptions = {}): FakeChain {
 
   const execute = (message: FakeMessage): string | undefined => {
     const intent = message.intent;
+    if (intent.kind === 'transfers') {
+      // All or nothing: check every leg against the balances as the earlier legs leave them.
+      const after = new Map<string, bigint>();
+      const held = (owner: string, key: string) => after.get(balanceKey(owner, key)) ?? balanceOf(owner, key);
+      for (const leg of intent.legs ?? []) {
+        const amount = BigInt(leg.amount);
+        if (held(leg.from, leg.currencyKey) < amount) return 'insufficient funds';
+        after.set(balanceKey(leg.from, leg.currencyKey), held(leg.from, leg.currencyKey) - amount);
+        after.set(balanceKey(leg.to, leg.currencyKey), held(leg.to, leg.currencyKey) + amount);
+      }
+      for (const [k, v] of after) balances.set(k, v);
+      return undefined;
+    }
     if (intent.kind === 'transfer') {
       const amount = BigInt(intent.amount!);
       if (balanceOf(intent.from!, intent.currencyKey!) < amount) return 'insufficient funds';

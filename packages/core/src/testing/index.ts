@@ -6,3 +6,7 @@ export * from './keystore.js';
 export * from './oauth.js';
 export * from './rate-limit.js';
 export * from './store.js';
+export * from './aggregator.js';
+export * from './swap-deps.js';
+export * from './swap-store.js';
+export * from './webhooks.js';

@@ -12,6 +12,8 @@ import type { ApiKeyRecord, EscrowRecord, IdempotencyBegin, StorePort } from '..
 
 /** Idempotency keys are honoured for 24 hours; older claims count as absent. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** An in-progress claim this old belongs to a request whose process died. */
+export const IDEMPOTENCY_ABANDON_MS = 30_000;
 
 /** One successful status change, as the real store's `transaction_events` table records it. */
 export interface TransactionEvent {
@@ -39,8 +41,11 @@ interface IdempotencyRow {
  * insert-or-return-existing, 24 h idempotency window). Every method finishes synchronously before
  * it returns, which is what makes each one atomic here.
  */
-export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemoryStore {
+export function createInMemoryStore(
+  options: { clock?: ClockPort; idempotencyAbandonAfterMs?: number } = {},
+): InMemoryStore {
   const now = () => options.clock?.now() ?? new Date();
+  const abandonAfterMs = options.idempotencyAbandonAfterMs ?? IDEMPOTENCY_ABANDON_MS;
   const transactions = new Map<string, TransactionRecord>();
   const leases = new Map<string, { owner: string; until: number }>();
   const events: TransactionEvent[] = [];
@@ -56,10 +61,18 @@ export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemo
     transactionEvents: (id) => events.filter((e) => e.transactionId === id),
 
     transactions: {
-      insert(record) {
-        const existing = transactions.get(record.id);
+      insert(record, options) {
+        const existing =
+          transactions.get(record.id) ??
+          (record.requestKey !== undefined
+            ? [...transactions.values()].find((r) => r.requestKey === record.requestKey)
+            : undefined);
         if (existing) return okAsync({ inserted: false, record: copyTx(existing) });
         transactions.set(record.id, copyTx(record));
+        const escrow = options?.escrow;
+        if (escrow && ![...escrows.values()].some((e) => e.fundingTransactionId === escrow.fundingTransactionId)) {
+          escrows.set(escrow.id, escrow);
+        }
         return okAsync({ inserted: true, record: copyTx(record) });
       },
       get(id) {
@@ -155,7 +168,13 @@ export function createInMemoryStore(options: { clock?: ClockPort } = {}): InMemo
           return okAsync({ state: 'started' });
         }
         if (existing.requestHash !== requestHash) return okAsync({ state: 'mismatch' });
-        if (existing.status === 'in_progress') return okAsync({ state: 'in_progress' });
+        if (existing.status === 'in_progress') {
+          if (existing.createdAt.getTime() <= at.getTime() - abandonAfterMs) {
+            existing.createdAt = at;
+            return okAsync({ state: 'started' });
+          }
+          return okAsync({ state: 'in_progress' });
+        }
         return okAsync({
           state: 'completed',
           status: existing.responseStatus ?? 200,

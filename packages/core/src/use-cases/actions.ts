@@ -209,18 +209,22 @@ export interface Executed {
   readonly escrow?: EscrowRecord;
 }
 
-/** Signs a prepared plan, opens its escrow (keyed by the funding transaction), records and sends. */
+/**
+ * Signs a prepared plan and records it (with the escrow it funds, in one write), then sends it.
+ * With a requestKey, a re-run of the same request returns what the first run recorded.
+ */
 export function executePlan(
   deps: Pick<ActionDeps, 'keystore' | 'store' | 'chain' | 'clock' | 'ids' | 'policies'>,
   plan: Plan,
   prepared: PreparedTransaction,
+  options: { readonly requestKey?: string } = {},
 ): ResultAsync<Executed, DomainError> {
   return safeTry(async function* () {
     const signed = yield* signPrepared(deps, prepared);
     let escrow: EscrowRecord | undefined;
     if (plan.escrow && plan.action.type !== 'mint') {
       const now = deps.clock.now();
-      const inserted = yield* deps.store.escrows.insert({
+      escrow = {
         id: deps.ids.next('esc'),
         purpose: plan.escrow.purpose,
         payer: plan.action.from,
@@ -233,13 +237,18 @@ export function executePlan(
         expiryAction: deps.policies.escrowExpiryAction,
         createdAt: now,
         updatedAt: now,
-      });
-      escrow = inserted.record;
+      };
     }
-    const { record } = yield* recordAndSend(deps, prepared, signed, {
+    const meta = {
       ...plan.meta,
       ...(escrow ? { escrowId: escrow.id } : {}),
-    });
+      ...(options.requestKey ? { requestKey: options.requestKey } : {}),
+    };
+    const { record, duplicate } = yield* recordAndSend(deps, prepared, signed, meta, escrow);
+    if (duplicate && record.escrowId) {
+      const stored = yield* deps.store.escrows.get(record.escrowId);
+      return ok(stored ? { record, escrow: stored } : { record });
+    }
     return ok(escrow ? { record, escrow } : { record });
   });
 }

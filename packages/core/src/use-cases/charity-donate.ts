@@ -1,5 +1,5 @@
 import type { ActionDeps } from './deps.js';
-import { performAction } from './perform.js';
+import { type ActionOptions, performAction } from './perform.js';
 
 export interface CharityDonateInput {
   readonly charity: unknown;
@@ -11,6 +11,6 @@ export interface CharityDonateInput {
   readonly priority?: unknown;
 }
 
-export function charityDonate(deps: ActionDeps, input: CharityDonateInput) {
-  return performAction(deps, 'charity_donation', { ...input });
+export function charityDonate(deps: ActionDeps, input: CharityDonateInput, options: ActionOptions = {}) {
+  return performAction(deps, 'charity_donation', { ...input }, options);
 }

@@ -1,5 +1,5 @@
 import type { ActionDeps } from './deps.js';
-import { performAction } from './perform.js';
+import { type ActionOptions, performAction } from './perform.js';
 
 export interface DonateInput {
   /** The currency implied by the route (SOL, USDC or the project token). */
@@ -10,6 +10,6 @@ export interface DonateInput {
 }
 
 /** Donation from a managed account to the project treasury. */
-export function donate(deps: ActionDeps, input: DonateInput) {
-  return performAction(deps, 'donation', { ...input });
+export function donate(deps: ActionDeps, input: DonateInput, options: ActionOptions = {}) {
+  return performAction(deps, 'donation', { ...input }, options);
 }

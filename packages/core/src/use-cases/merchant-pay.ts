@@ -1,5 +1,5 @@
 import type { ActionDeps } from './deps.js';
-import { performAction } from './perform.js';
+import { type ActionOptions, performAction } from './perform.js';
 
 export interface MerchantPayInput {
   readonly merchant: unknown;
@@ -11,6 +11,6 @@ export interface MerchantPayInput {
   readonly priority?: unknown;
 }
 
-export function merchantPay(deps: ActionDeps, input: MerchantPayInput) {
-  return performAction(deps, 'merchant_payment', { ...input });
+export function merchantPay(deps: ActionDeps, input: MerchantPayInput, options: ActionOptions = {}) {
+  return performAction(deps, 'merchant_payment', { ...input }, options);
 }

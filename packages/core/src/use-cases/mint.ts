@@ -1,5 +1,5 @@
 import type { ActionDeps } from './deps.js';
-import { performAction } from './perform.js';
+import { type ActionOptions, performAction } from './perform.js';
 
 export interface MintInput {
   readonly name: unknown;
@@ -10,6 +10,6 @@ export interface MintInput {
 }
 
 /** Mints a Token-2022 NFT with on-chain metadata, signed by the project's mint authority. */
-export function mint(deps: ActionDeps, input: MintInput) {
-  return performAction(deps, 'mint', { ...input });
+export function mint(deps: ActionDeps, input: MintInput, options: ActionOptions = {}) {
+  return performAction(deps, 'mint', { ...input }, options);
 }

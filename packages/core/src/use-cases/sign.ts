@@ -2,7 +2,7 @@ import { err, ok, type ResultAsync, safeTry } from 'neverthrow';
 import { type DomainError, domainError } from '../errors.js';
 import { authorizeAction, describeAction, executePlan, planAction } from './actions.js';
 import type { ActionDeps } from './deps.js';
-import type { ActionOutcome } from './perform.js';
+import type { ActionOptions, ActionOutcome } from './perform.js';
 import { actionFromRequest, checkPreviewMatches, openPreview, type PreviewInput } from './preview.js';
 
 export interface SignInput extends PreviewInput {
@@ -14,7 +14,11 @@ export interface SignInput extends PreviewInput {
  * deterministic, so signing the same preview again yields the same transaction id; the outbox
  * insert and the chain both dedupe by it, so the transfer happens once.
  */
-export function sign(deps: ActionDeps, input: SignInput): ResultAsync<ActionOutcome, DomainError> {
+export function sign(
+  deps: ActionDeps,
+  input: SignInput,
+  options: ActionOptions = {},
+): ResultAsync<ActionOutcome, DomainError> {
   return safeTry(async function* () {
     const { type, details, action: parsed } = yield* actionFromRequest(deps, input);
     const { sealed, prepared } = yield* openPreview(deps, input.preview);
@@ -30,7 +34,7 @@ export function sign(deps: ActionDeps, input: SignInput): ResultAsync<ActionOutc
     }
     const action = yield* authorizeAction(deps, parsed);
     const plan = planAction(deps, action);
-    const { record, escrow } = yield* executePlan(deps, plan, prepared);
+    const { record, escrow } = yield* executePlan(deps, plan, prepared, options);
     return ok({
       message: `${describeAction(action)} (signed from preview)`,
       transactionId: record.id,

@@ -5,6 +5,7 @@ import type { TransactionKind, TransactionRecord } from '../domain/transaction.j
 import { assembleTransaction, transactionIdOf } from '../domain/wire.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { ChainIntent, PreparedTransaction } from '../ports/chain.js';
+import type { EscrowRecord } from '../ports/store.js';
 import type { ActionDeps } from './deps.js';
 
 /** What the outbox row says about a transaction besides its bytes. */
@@ -16,6 +17,7 @@ export interface RecordMeta {
   readonly to?: PublicKey;
   readonly escrowId?: string;
   readonly priority?: PriorityLevel;
+  readonly requestKey?: string;
 }
 
 export interface SignedTransaction {
@@ -23,8 +25,15 @@ export interface SignedTransaction {
   readonly wire: Uint8Array;
 }
 
-function writableOf(intent: ChainIntent): PublicKey[] {
-  return intent.kind === 'transfer' ? [intent.from, intent.to] : [intent.owner];
+export function writableOf(intent: ChainIntent): PublicKey[] {
+  switch (intent.kind) {
+    case 'transfer':
+      return [intent.from, intent.to];
+    case 'mint_nft':
+      return [intent.owner];
+    case 'transfers':
+      return [...new Set(intent.legs.flatMap((leg) => [leg.from, leg.to]))];
+  }
 }
 
 /** Prices the priority level on the accounts the transaction writes, then builds and simulates it. */
@@ -68,6 +77,7 @@ export function recordAndSend(
   prepared: PreparedTransaction,
   signed: SignedTransaction,
   meta: RecordMeta,
+  escrow?: EscrowRecord,
 ): ResultAsync<{ record: TransactionRecord; duplicate: boolean }, DomainError> {
   const now = deps.clock.now();
   const record: TransactionRecord = {
@@ -84,13 +94,14 @@ export function recordAndSend(
     createdAt: now,
     updatedAt: now,
   };
-  return deps.store.transactions.insert(record).andThen(({ inserted, record: stored }) => {
+  return deps.store.transactions.insert(record, escrow ? { escrow } : {}).andThen(({ inserted, record: stored }) => {
     if (stored.status !== 'pending') return okAsync({ record: stored, duplicate: !inserted });
     // A send failure is not the caller's failure: the record exists and is rebroadcast until it
-    // lands or its blockhash expires, so the answer is still the transaction id.
+    // lands or its blockhash expires, so the answer is still the transaction id. What is sent is
+    // the stored transaction: for a re-run request that is the one recorded the first time.
     return deps.chain
-      .send(signed.wire)
-      .orElse(() => okAsync(signed.id))
+      .send(stored.wire)
+      .orElse(() => okAsync(stored.id))
       .map(() => ({ record: stored, duplicate: !inserted }));
   });
 }

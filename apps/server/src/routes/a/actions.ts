@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
 import { charityDonate, donate, merchantPay, mint } from '@token-actions/core';
-import { unwrap } from '../../http/respond.js';
+import { actionOptions, unwrap } from '../../http/respond.js';
 import type { AppServices } from '../../services.js';
 import {
   CharityDonationRequest,
@@ -30,7 +30,7 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
       },
     }),
     async (c) => {
-      const out = await unwrap(mint(deps, c.req.valid('json')));
+      const out = await unwrap(mint(deps, c.req.valid('json'), actionOptions(c as never)));
       return c.json({ message: out.message, transactionId: out.transactionId, mint: out.mint ?? '' }, 200);
     },
   );
@@ -54,7 +54,7 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
         },
       }),
       async (c) => {
-        const out = await unwrap(donate(deps, { ...c.req.valid('json'), currency: currency.code }));
+        const out = await unwrap(donate(deps, { ...c.req.valid('json'), currency: currency.code }, actionOptions(c as never)));
         return c.json({ message: out.message, transactionId: out.transactionId }, 200);
       },
     );
@@ -77,7 +77,7 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
       },
     }),
     async (c) => {
-      const out = await unwrap(charityDonate(deps, c.req.valid('json')));
+      const out = await unwrap(charityDonate(deps, c.req.valid('json'), actionOptions(c as never)));
       return c.json(
         {
           message: out.message,
@@ -106,7 +106,7 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
       },
     }),
     async (c) => {
-      const out = await unwrap(merchantPay(deps, c.req.valid('json')));
+      const out = await unwrap(merchantPay(deps, c.req.valid('json'), actionOptions(c as never)));
       return c.json(
         {
           message: out.message,

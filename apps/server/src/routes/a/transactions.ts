@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { preview, sign, track } from '@token-actions/core';
-import { str, unwrap } from '../../http/respond.js';
+import { actionOptions, str, unwrap } from '../../http/respond.js';
 import type { AppServices } from '../../services.js';
 import {
   TransactionPreviewRequest,
@@ -63,7 +63,7 @@ export function registerTransactionRoutes(app: OpenAPIHono, services: AppService
       },
     }),
     async (c) => {
-      const out = await unwrap(sign(deps, c.req.valid('json')));
+      const out = await unwrap(sign(deps, c.req.valid('json'), actionOptions(c as never)));
       return c.json(
         {
           message: out.message,

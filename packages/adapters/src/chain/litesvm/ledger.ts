@@ -1,11 +1,23 @@
 import type { ChainCommitment, ChainStatus, PrioritizationFee } from '@token-actions/core';
+import type { TransactionErrorJson } from '../shared/failure.js';
 
 /** Window of slots the real getRecentPrioritizationFees reports over. */
 export const PRIORITIZATION_FEE_SLOTS = 150n;
 
-interface Landed {
+/** Where a transaction's full record (wire bytes, logs, balances) can be read back from. */
+export interface RecordLocation {
+  readonly file: 'snapshot' | 'journal';
+  readonly offset: number;
+  readonly length: number;
+}
+
+export interface Landed {
   readonly slot: bigint;
+  /** Readable explanation of the failure, when the transaction landed with an error. */
   readonly error?: string;
+  /** The same failure as the JSON-RPC reports it. */
+  readonly err?: TransactionErrorJson;
+  location?: RecordLocation;
   /** Last block height at which the transaction's blockhash is valid: past it a resend is refused
    * anyway, so the record may be forgotten without risking a second execution. */
   readonly lastValidBlockHeight: bigint;
@@ -37,6 +49,28 @@ export class Ledger {
     return this.landed.has(signature);
   }
 
+  get(signature: string): Landed | undefined {
+    return this.landed.get(signature);
+  }
+
+  /** Every remembered transaction, oldest first. */
+  entries(): IterableIterator<[string, Landed]> {
+    return this.landed.entries();
+  }
+
+  get size(): number {
+    return this.landed.size;
+  }
+
+  commitmentOf(entry: Landed, currentSlot: bigint): ChainCommitment {
+    const depth = currentSlot - entry.slot;
+    return depth >= this.depths.finalityDepthSlots
+      ? 'finalized'
+      : depth >= this.depths.confirmationDepthSlots
+        ? 'confirmed'
+        : 'processed';
+  }
+
   record(
     signature: string,
     entry: Landed,
@@ -65,13 +99,7 @@ export class Ledger {
   status(signature: string, currentSlot: bigint): ChainStatus | null {
     const entry = this.landed.get(signature);
     if (!entry) return null;
-    const depth = currentSlot - entry.slot;
-    const commitment: ChainCommitment =
-      depth >= this.depths.finalityDepthSlots
-        ? 'finalized'
-        : depth >= this.depths.confirmationDepthSlots
-          ? 'confirmed'
-          : 'processed';
+    const commitment = this.commitmentOf(entry, currentSlot);
     return entry.error === undefined
       ? { commitment, slot: entry.slot }
       : { commitment, slot: entry.slot, error: entry.error };
@@ -108,6 +136,12 @@ export class Ledger {
     for (const slot of this.fees.keys()) {
       if (slot <= oldest) this.fees.delete(slot);
     }
+  }
+
+  /** Drops prioritization fees that fell out of the window, and (after a restart) old entries. */
+  trim(currentSlot: bigint): void {
+    this.advanceTo(currentSlot);
+    if (this.landed.size > this.depths.historySize) this.forgetExpired(currentSlot);
   }
 
   private forgetExpired(currentSlot: bigint): void {

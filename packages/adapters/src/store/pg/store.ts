@@ -24,13 +24,15 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export interface PgStoreOptions {
   /** Source of `updated_at` for status changes and settlements; the system clock by default. */
   readonly clock?: ClockPort;
+  /** An idempotency claim in progress this long belongs to a dead process and may be taken over. Default 30 s. */
+  readonly idempotencyAbandonAfterMs?: number;
 }
 
 type Row = Record<string, unknown>;
 
 const TX_COLUMNS = `id, kind, status, currency, amount, from_account, to_account, mint, escrow_id, priority,
   compute_unit_price, compute_unit_limit, fee_lamports, wire, blockhash, last_valid_block_height, slot, error,
-  created_at, updated_at`;
+  created_at, updated_at, request_key`;
 
 const ESCROW_COLUMNS = `id, purpose, payer, beneficiary, currency, amount, status, funding_transaction_id,
   settlement_transaction_id, expires_at, expiry_action, created_at, updated_at`;
@@ -54,41 +56,73 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
 
   return {
     transactions: {
-      insert(record) {
+      insert(record, options) {
         return attempt('transactions.insert', async () => {
-          const inserted = await sql.query(
-            `INSERT INTO transactions (${TX_COLUMNS})
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-             ON CONFLICT (id) DO NOTHING
-             RETURNING id`,
-            [
-              record.id,
-              record.kind,
-              record.status,
-              record.currency ?? null,
-              numeric(record.amount),
-              record.from ?? null,
-              record.to ?? null,
-              record.mint ?? null,
-              record.escrowId ?? null,
-              record.priority ?? null,
-              numeric(record.computeUnitPrice),
-              record.computeUnitLimit,
-              numeric(record.feeLamports),
-              record.wire,
-              record.blockhash,
-              numeric(record.lastValidBlockHeight),
-              numeric(record.slot),
-              record.error ?? null,
-              record.createdAt,
-              record.updatedAt,
-            ],
-          );
+          const txParams = [
+            record.id,
+            record.kind,
+            record.status,
+            record.currency ?? null,
+            numeric(record.amount),
+            record.from ?? null,
+            record.to ?? null,
+            record.mint ?? null,
+            record.escrowId ?? null,
+            record.priority ?? null,
+            numeric(record.computeUnitPrice),
+            record.computeUnitLimit,
+            numeric(record.feeLamports),
+            record.wire,
+            record.blockhash,
+            numeric(record.lastValidBlockHeight),
+            numeric(record.slot),
+            record.error ?? null,
+            record.createdAt,
+            record.updatedAt,
+            record.requestKey ?? null,
+          ];
+          const insertTx = `INSERT INTO transactions (${TX_COLUMNS})
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+             ON CONFLICT DO NOTHING
+             RETURNING id`;
+          const escrow = options?.escrow;
+          // With an escrow, both rows go in one statement: there is never a recorded funding
+          // transaction without its escrow, nor an escrow whose funding was not recorded.
+          const inserted = escrow
+            ? await sql.query(
+                `WITH tx AS (${insertTx}),
+                      esc AS (INSERT INTO escrows (${ESCROW_COLUMNS})
+                              SELECT $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, $34 FROM tx
+                              ON CONFLICT DO NOTHING)
+                 SELECT id FROM tx`,
+                [
+                  ...txParams,
+                  escrow.id,
+                  escrow.purpose,
+                  escrow.payer,
+                  escrow.beneficiary,
+                  escrow.currency,
+                  numeric(escrow.amount),
+                  escrow.status,
+                  escrow.fundingTransactionId,
+                  escrow.settlementTransactionId ?? null,
+                  escrow.expiresAt,
+                  escrow.expiryAction,
+                  escrow.createdAt,
+                  escrow.updatedAt,
+                ],
+              )
+            : await sql.query(insertTx, txParams);
           if (inserted.rows.length > 0)
             return { inserted: true, record: { ...record, wire: new Uint8Array(record.wire) } };
-          const existing = await getTransaction(sql, record.id);
-          if (!existing) throw new Error('conflicting transaction row vanished');
-          return { inserted: false, record: existing };
+          const existing = await sql.query<Row>(
+            `SELECT ${TX_COLUMNS} FROM transactions WHERE id = $1 OR (request_key IS NOT NULL AND request_key = $2)
+              ORDER BY (request_key = $2) DESC NULLS LAST LIMIT 1`,
+            [record.id, record.requestKey ?? null],
+          );
+          const row = existing.rows[0];
+          if (!row) throw new Error('conflicting transaction row vanished');
+          return { inserted: false, record: toTransaction(row) };
         });
       },
 
@@ -244,6 +278,7 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
     idempotency: {
       begin(scope, key, requestHash, at) {
         const staleBefore = new Date(at.getTime() - IDEMPOTENCY_TTL_MS);
+        const abandonedBefore = new Date(at.getTime() - (options.idempotencyAbandonAfterMs ?? 30_000));
         return attempt('idempotency.begin', async (): Promise<IdempotencyBegin> => {
           // A claim released between our insert and our read leaves nothing to read; claiming
           // again settles it. Giving up after a few rounds answers "in progress", which is retryable.
@@ -258,8 +293,9 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
                       response_body = NULL,
                       created_at = EXCLUDED.created_at
                 WHERE k.created_at < $5
+                   OR (k.status = 'in_progress' AND k.request_hash = EXCLUDED.request_hash AND k.created_at <= $6)
                RETURNING 1 AS claimed`,
-              [scope, key, requestHash, at, staleBefore],
+              [scope, key, requestHash, at, staleBefore, abandonedBefore],
             );
             if (claimed.rows.length > 0) return { state: 'started' };
             const existing = await sql.query<Row>(
@@ -418,6 +454,7 @@ function toTransaction(row: Row): TransactionRecord {
     lastValidBlockHeight: toBigInt(row.last_valid_block_height),
     ...(row.slot != null ? { slot: toBigInt(row.slot) } : {}),
     ...(row.error != null ? { error: String(row.error) } : {}),
+    ...(row.request_key != null ? { requestKey: String(row.request_key) } : {}),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
   };

@@ -3,8 +3,14 @@
  * Each module exports `{ id, sql }`; ids sort lexically in the order they must run.
  * Range 0001-0099: transactions/escrow/idempotency/keys (core store). 0100-0199: OAuth and rate limits.
  */
-import type { Migration } from './types.js';
+
 import { migration0001 } from './0001_init.js';
 import { migration0002 } from './0002_leases.js';
+import { migration0003 } from './0003_request_keys.js';
+import { migration0004 } from './0004_pools.js';
+import { migration0100 } from './0100_oauth.js';
+import type { Migration } from './types.js';
 
-export const migrations: readonly Migration[] = [migration0001, migration0002].sort((a, b) => a.id.localeCompare(b.id));
+export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0100].sort((a, b) =>
+  a.id.localeCompare(b.id),
+);

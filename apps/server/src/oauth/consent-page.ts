@@ -1,0 +1,150 @@
+import type { OAuthScope } from '@token-actions/core';
+
+const SCOPE_TEXT: Record<OAuthScope, string> = {
+  read: 'Read swap data (pools, quotes, past swaps)',
+  write: 'Prepare and execute swaps on your behalf',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+const STYLE = `
+body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1c1c1c}
+h1{font-size:1.3rem}ul{padding-left:1.2rem}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.6rem;cursor:pointer}
+#status{min-height:1.5rem;color:#8a1c1c}.muted{color:#666;font-size:.9rem}code{word-break:break-all}
+`;
+
+function layout(title: string, body: string, cspNonce: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style nonce="${cspNonce}">${STYLE}</style></head>
+<body>${body}</body></html>`;
+}
+
+/** Only own scripts and styles (by nonce), no framing, fetches to this origin only. */
+export function pageSecurityHeaders(cspNonce: string): Record<string, string> {
+  return {
+    'Content-Security-Policy': [
+      "default-src 'none'",
+      `script-src 'nonce-${cspNonce}'`,
+      `style-src 'nonce-${cspNonce}'`,
+      "connect-src 'self'",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; '),
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
+}
+
+export interface ConsentPageInput {
+  readonly clientName: string;
+  readonly clientId: string;
+  readonly redirectOrigin: string;
+  readonly scope: readonly OAuthScope[];
+  /** The validated authorization request, echoed back by the form. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly formAction: string;
+  readonly challengeUrl: string;
+  readonly cspNonce: string;
+}
+
+// The page talks to the wallet only through the injected provider API (window.solana: connect,
+// publicKey, signMessage), so any Solana wallet, or a test's own, can sign in.
+const SCRIPT = `
+(function () {
+  var form = document.getElementById('consent');
+  var status = document.getElementById('status');
+  var approve = document.getElementById('approve');
+  function say(text) { status.textContent = text; }
+  function toBase64(bytes) { var s = ''; for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]); return btoa(s); }
+  function addressOf(pk) { if (!pk) return ''; if (typeof pk === 'string') return pk; return pk.toBase58 ? pk.toBase58() : String(pk); }
+  approve.addEventListener('click', async function () {
+    var provider = window.solana || (window.phantom && window.phantom.solana);
+    if (!provider) { say('No Solana wallet was found in this browser.'); return; }
+    approve.disabled = true;
+    try {
+      say('Connecting to your wallet…');
+      var connected = await provider.connect();
+      var address = addressOf((connected && connected.publicKey) || provider.publicKey);
+      if (!address) throw new Error('the wallet did not share a public key');
+      var res = await fetch(form.dataset.challenge, {
+        method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin',
+        body: JSON.stringify({ address: address, client_id: form.elements.client_id.value, scope: form.elements.scope.value })
+      });
+      var challenge = await res.json();
+      if (!res.ok) throw new Error(challenge.error_description || 'the sign-in challenge failed');
+      say('Waiting for your signature…');
+      var signed = await provider.signMessage(new TextEncoder().encode(challenge.message), 'utf8');
+      var signature = signed && signed.signature ? signed.signature : signed;
+      form.elements.address.value = address;
+      form.elements.signature.value = toBase64(new Uint8Array(signature));
+      form.elements.nonce.value = challenge.nonce;
+      form.elements.issued_at.value = challenge.issuedAt;
+      form.elements.expiration_time.value = challenge.expirationTime;
+      form.elements.decision.value = 'approve';
+      say('Signed in. Redirecting…');
+      form.submit();
+    } catch (e) {
+      approve.disabled = false;
+      say('Sign-in failed: ' + (e && e.message ? e.message : e));
+    }
+  });
+})();
+`;
+
+export function consentPage(input: ConsentPageInput): string {
+  const hidden = Object.entries(input.params)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const scopes = input.scope.map((s) => `<li>${escapeHtml(SCOPE_TEXT[s])} <code>${s}</code></li>`).join('');
+  const body = `
+<h1>${escapeHtml(input.clientName)} wants access to your wallet's swaps</h1>
+<p>Sign in with your Solana wallet to let <strong>${escapeHtml(input.clientName)}</strong>
+<span class="muted">(${escapeHtml(input.clientId)})</span> act with these permissions:</p>
+<ul>${scopes}</ul>
+<p class="muted">You will be sent back to <code>${escapeHtml(input.redirectOrigin)}</code>. Signing costs nothing and sends no transaction.</p>
+<form id="consent" method="post" action="${escapeHtml(input.formAction)}" data-challenge="${escapeHtml(input.challengeUrl)}">
+${hidden}
+<input type="hidden" name="address" value=""><input type="hidden" name="signature" value="">
+<input type="hidden" name="nonce" value=""><input type="hidden" name="issued_at" value="">
+<input type="hidden" name="expiration_time" value="">
+<button type="button" id="approve">Sign in with wallet and approve</button>
+<button type="submit" id="deny">Deny</button>
+<input type="hidden" name="decision" value="deny">
+</form>
+<p id="status" role="status"></p>
+<script nonce="${input.cspNonce}">${SCRIPT}</script>`;
+  return layout(`Authorize ${input.clientName}`, body, input.cspNonce);
+}
+
+export function errorPage(title: string, detail: string, cspNonce: string): string {
+  return layout(title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(detail)}</p>`, cspNonce);
+}
+
+export function demoCallbackPage(input: {
+  code?: string;
+  state?: string;
+  error?: string;
+  tokenUrl: string;
+  redirectUri: string;
+  cspNonce: string;
+}): string {
+  if (input.error || !input.code) {
+    return errorPage('Authorization did not complete', input.error ?? 'no code was returned', input.cspNonce);
+  }
+  const curl = [
+    `curl -u "$CLIENT_ID:$CLIENT_SECRET" ${input.tokenUrl}`,
+    '-d grant_type=authorization_code',
+    `-d code=${input.code}`,
+    `--data-urlencode redirect_uri=${input.redirectUri}`,
+    '-d code_verifier=$CODE_VERIFIER',
+  ].join(' \\\n  ');
+  const body = `<h1>Authorization code received</h1>
+<p>Exchange it within a minute (it works once):</p><pre><code>${escapeHtml(curl)}</code></pre>
+${input.state ? `<p class="muted">state: <code>${escapeHtml(input.state)}</code></p>` : ''}`;
+  return layout('Authorization code', body, input.cspNonce);
+}

@@ -1,0 +1,13 @@
+export {
+  type ClientRegistration,
+  checkRedirectUri,
+  DEMO_CLIENT_ID,
+  type DemoClientCredentials,
+  OAUTH_SCOPES,
+  type RegisteredClient,
+  registerClient,
+  seedDemoClient,
+} from './clients.js';
+export { createOAuthRoutes, type OAuthLogger, type OAuthRoutesDeps } from './routes.js';
+export { type SiwsFields, siwsMessage, verifyWalletSignature } from './siws.js';
+export { type BearerPrincipal, resolveAccessToken } from './tokens.js';

@@ -1,0 +1,58 @@
+import { generateRandomString, type RandomReader } from '@oslojs/crypto/random';
+import { sha256 } from '@oslojs/crypto/sha2';
+import { constantTimeEqual } from '@oslojs/crypto/subtle';
+import { encodeBase64urlNoPadding, encodeHexLowerCase } from '@oslojs/encoding';
+
+const random: RandomReader = {
+  read(bytes) {
+    crypto.getRandomValues(bytes);
+  },
+};
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * Prefixes name what a leaked string is (so secret scanners and people can tell a refresh token
+ * from a client secret); 43 alphanumerics carry 256 bits.
+ */
+export const SECRET_PREFIX = {
+  clientSecret: 'tacs_',
+  code: 'taac_',
+  accessToken: 'taat_',
+  refreshToken: 'tart_',
+} as const;
+
+export function randomSecret(prefix: string, length = 43): string {
+  return prefix + generateRandomString(random, ALPHANUMERIC, length);
+}
+
+/** A public identifier (client id, grant id, nonce): 128 bits, lower-case, no secret value. */
+export function randomId(prefix = ''): string {
+  return prefix + generateRandomString(random, '0123456789abcdefghijklmnopqrstuvwxyz', 25);
+}
+
+const utf8 = new TextEncoder();
+
+/** Secrets are high-entropy, so a plain SHA-256 is a sufficient at-rest hash (no password stretching). */
+export function hashSecret(secret: string): string {
+  return encodeHexLowerCase(sha256(utf8.encode(secret)));
+}
+
+export function sameSecretHash(presented: string, storedHash: string): boolean {
+  return constantTimeEqual(utf8.encode(hashSecret(presented)), utf8.encode(storedHash));
+}
+
+/** RFC 7636 section 4.1: 43 to 128 unreserved characters. */
+export function isCodeVerifier(value: string): boolean {
+  return /^[A-Za-z0-9\-._~]{43,128}$/.test(value);
+}
+
+/** RFC 7636 section 4.2: S256 challenges are BASE64URL(SHA256(verifier)), 43 characters. */
+export function isS256Challenge(value: string): boolean {
+  return /^[A-Za-z0-9\-_]{43}$/.test(value);
+}
+
+export function verifyS256(verifier: string, challenge: string): boolean {
+  const computed = encodeBase64urlNoPadding(sha256(utf8.encode(verifier)));
+  return constantTimeEqual(utf8.encode(computed), utf8.encode(challenge));
+}

@@ -1,0 +1,270 @@
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { type TransactionInstruction, PublicKey as Web3PublicKey } from '@solana/web3.js';
+import {
+  type ChainIntent,
+  type Currency,
+  type DomainError,
+  domainError,
+  encodeBase58,
+  formatAmount,
+  isPublicKey,
+  type MintNftIntent,
+  type PreparedTransaction,
+  type PublicKey,
+  type TransferIntent,
+  U64_MAX,
+} from '@token-actions/core';
+import { err, ok, type Result } from 'neverthrow';
+import { type CompiledMessage, compileLegacyMessage } from './compile.js';
+import { type LocalSigner, randomSigner } from './ed25519.js';
+import {
+  associatedTokenAddress,
+  computeBudgetInstructions,
+  MAX_COMPUTE_UNIT_LIMIT,
+  nftMint,
+  solTransfer,
+  tokenTransfer,
+} from './instructions.js';
+
+/** What both chain adapters share between reading the chain and signing: turning an intent into
+ * instructions, sizing the compute budget, and compiling the message a keystore signs. */
+
+export type Outcome<T> = Result<T, DomainError>;
+
+export const LAMPORTS_PER_SIGNATURE = 5_000n;
+export const MAX_TRANSACTION_BYTES = 1232;
+export const STATUS_BATCH_LIMIT = 256;
+export const PRIORITIZATION_FEE_ACCOUNT_LIMIT = 128;
+
+// Rent as every current cluster charges it: 3,480 lamports per byte-year, exempt at two years,
+// with 128 bytes of account overhead.
+const RENT_LAMPORTS_PER_BYTE = 3_480n * 2n;
+const ACCOUNT_OVERHEAD_BYTES = 128n;
+
+export function standardRentExemption(space: number): bigint {
+  return (ACCOUNT_OVERHEAD_BYTES + BigInt(space)) * RENT_LAMPORTS_PER_BYTE;
+}
+
+export function toKey(value: unknown, field: string): Outcome<Web3PublicKey> {
+  if (!isPublicKey(value))
+    return err(domainError('INVALID_PUBLIC_KEY', `${field} must be a base58 public key`));
+  return ok(new Web3PublicKey(value));
+}
+
+export function checkAmount(amount: unknown): Outcome<bigint> {
+  if (typeof amount !== 'bigint' || amount <= 0n)
+    return err(domainError('INVALID_AMOUNT', 'amount must be greater than zero'));
+  if (amount > U64_MAX) return err(domainError('INVALID_AMOUNT', 'amount exceeds u64'));
+  return ok(amount);
+}
+
+export function checkPrice(price: unknown): Outcome<bigint> {
+  if (typeof price !== 'bigint' || price < 0n || price > U64_MAX) {
+    return err(domainError('INVALID_INPUT', 'computeUnitPrice must be a non-negative u64'));
+  }
+  return ok(price);
+}
+
+export function priorityFeeLamports(microLamportsPerUnit: bigint, units: number): bigint {
+  return (microLamportsPerUnit * BigInt(units) + 999_999n) / 1_000_000n;
+}
+
+/** Token amount of an SPL token account (classic or Token-2022): a u64 after mint and owner. */
+export function tokenAccountAmount(data: Uint8Array): bigint {
+  if (data.length < 72) return 0n;
+  return new DataView(data.buffer, data.byteOffset + 64, 8).getBigUint64(0, true);
+}
+
+/** Owner of an SPL token account: the 32 bytes after its mint. */
+export function tokenAccountOwner(data: Uint8Array): string | undefined {
+  if (data.length < 72) return undefined;
+  return encodeBase58(data.subarray(32, 64));
+}
+
+export function wireSize(messageBytes: Uint8Array, signatures: number): number {
+  return 1 + 64 * signatures + messageBytes.length;
+}
+
+export function tokenProgramOf(currency: Currency): Web3PublicKey {
+  return currency.tokenProgram ? new Web3PublicKey(currency.tokenProgram) : TOKEN_PROGRAM_ID;
+}
+
+export interface BuiltIntent {
+  readonly instructions: TransactionInstruction[];
+  /** Keys the adapter holds for this transaction (an NFT's fresh mint) and signs with itself. */
+  readonly localSigners: LocalSigner[];
+  readonly mint?: Web3PublicKey;
+  /** Lamports the fee payer itself moves (a SOL transfer it sends), beyond fees. */
+  readonly feePayerSpend: bigint;
+  /** For SPL transfers: where the sender's tokens are, so the adapter can check the balance first. */
+  readonly tokenSource?: {
+    readonly account: Web3PublicKey;
+    readonly amount: bigint;
+    readonly currency: Currency;
+  };
+}
+
+function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome<BuiltIntent> {
+  return checkAmount(intent.amount).andThen((amount) =>
+    toKey(intent.from, 'from').andThen((from) =>
+      toKey(intent.to, 'to').andThen((to): Outcome<BuiltIntent> => {
+        const currency = intent.currency;
+        if (currency.mint === undefined) {
+          return ok({
+            instructions: solTransfer(from, to, amount),
+            localSigners: [],
+            feePayerSpend: from.equals(feePayer) ? amount : 0n,
+          });
+        }
+        if (
+          !isPublicKey(currency.mint) ||
+          (currency.tokenProgram !== undefined && !isPublicKey(currency.tokenProgram))
+        ) {
+          return err(domainError('UNKNOWN_CURRENCY', `${currency.code} has no valid mint`));
+        }
+        const mint = new Web3PublicKey(currency.mint);
+        const tokenProgram = tokenProgramOf(currency);
+        return ok({
+          instructions: tokenTransfer({
+            payer: feePayer,
+            mint,
+            tokenProgram,
+            decimals: currency.decimals,
+            from,
+            to,
+            amount,
+          }),
+          localSigners: [],
+          feePayerSpend: 0n,
+          tokenSource: { account: associatedTokenAddress(mint, from, tokenProgram), amount, currency },
+        });
+      }),
+    ),
+  );
+}
+
+function buildMint(
+  intent: MintNftIntent,
+  feePayer: Web3PublicKey,
+  rentExempt: (space: number) => bigint,
+): Outcome<BuiltIntent> {
+  for (const field of ['name', 'symbol', 'uri'] as const) {
+    if (typeof intent[field] !== 'string')
+      return err(domainError('INVALID_INPUT', `${field} must be a string`));
+  }
+  return toKey(intent.authority, 'authority').andThen((authority) =>
+    toKey(intent.owner, 'owner').map((owner) => {
+      const mintSigner = randomSigner();
+      const mint = new Web3PublicKey(mintSigner.publicKey);
+      return {
+        instructions: nftMint({
+          payer: feePayer,
+          mint,
+          authority,
+          owner,
+          name: intent.name,
+          symbol: intent.symbol,
+          uri: intent.uri,
+          rentExemptLamports: rentExempt,
+        }),
+        localSigners: [mintSigner],
+        mint,
+        feePayerSpend: 0n,
+      };
+    }),
+  );
+}
+
+export function buildIntent(
+  intent: ChainIntent,
+  feePayer: Web3PublicKey,
+  rentExempt: (space: number) => bigint,
+): Outcome<BuiltIntent> {
+  if (intent?.kind === 'transfer') return buildTransfer(intent, feePayer);
+  if (intent?.kind === 'mint_nft') return buildMint(intent, feePayer, rentExempt);
+  return err(domainError('INVALID_INPUT', 'unknown intent kind'));
+}
+
+export function insufficientTokens(
+  source: NonNullable<BuiltIntent['tokenSource']>,
+  owner: string,
+  held: bigint,
+) {
+  const { currency, amount } = source;
+  return domainError(
+    'INSUFFICIENT_FUNDS',
+    `${owner} holds ${formatAmount(held, currency.decimals)} ${currency.code}, ` +
+      `${formatAmount(amount, currency.decimals)} needed`,
+  );
+}
+
+const TOO_LARGE = 'the transaction would exceed 1232 bytes (name, symbol or uri too long?)';
+
+/** The message to simulate: the real instructions under the maximum compute-unit limit, at price 0. */
+export function compileTrial(
+  feePayer: Web3PublicKey,
+  built: BuiltIntent,
+  blockhash: string,
+): Outcome<CompiledMessage> {
+  let trial: CompiledMessage;
+  try {
+    trial = compileLegacyMessage(
+      feePayer,
+      [...computeBudgetInstructions(MAX_COMPUTE_UNIT_LIMIT, 0n), ...built.instructions],
+      blockhash,
+    );
+  } catch (cause) {
+    if (cause instanceof RangeError) return err(domainError('INVALID_INPUT', TOO_LARGE));
+    throw cause;
+  }
+  if (wireSize(trial.bytes, trial.numRequiredSignatures) > MAX_TRANSACTION_BYTES) {
+    return err(domainError('INVALID_INPUT', TOO_LARGE));
+  }
+  return ok(trial);
+}
+
+/** Simulated units plus 10% and 1,000, plus a per-prepare nudge: two identical intents prepared
+ * under one blockhash would otherwise compile to the same message and land once. */
+export function computeUnitLimitFor(consumed: bigint, nudge: number): number {
+  const limit = (consumed * 11n + 9n) / 10n + 1_000n + BigInt(nudge % 10_000);
+  return Number(limit > BigInt(MAX_COMPUTE_UNIT_LIMIT) ? BigInt(MAX_COMPUTE_UNIT_LIMIT) : limit);
+}
+
+export interface FinalizeArgs {
+  readonly feePayer: Web3PublicKey;
+  readonly built: BuiltIntent;
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+  readonly computeUnitLimit: number;
+  readonly computeUnitPrice: bigint;
+}
+
+/** Compiles the final message and signs it with the adapter's own keys. */
+export function finalizePrepared(args: FinalizeArgs): PreparedTransaction {
+  const { feePayer, built, computeUnitLimit, computeUnitPrice } = args;
+  const final = compileLegacyMessage(
+    feePayer,
+    [...computeBudgetInstructions(computeUnitLimit, computeUnitPrice), ...built.instructions],
+    args.blockhash,
+  );
+  const signatureCount = final.numRequiredSignatures;
+  const signers = final.accountKeys.slice(0, signatureCount) as PublicKey[];
+  const presigned: Record<string, Uint8Array> = {};
+  for (const signer of built.localSigners)
+    presigned[encodeBase58(signer.publicKey)] = signer.sign(final.bytes);
+  const writableAccounts = final.accountKeys.filter((_, index) => final.writable[index]) as PublicKey[];
+  return {
+    message: final.bytes,
+    signers,
+    presigned,
+    blockhash: args.blockhash,
+    lastValidBlockHeight: args.lastValidBlockHeight,
+    computeUnitLimit,
+    computeUnitPrice,
+    feeLamports:
+      LAMPORTS_PER_SIGNATURE * BigInt(signatureCount) +
+      priorityFeeLamports(computeUnitPrice, computeUnitLimit),
+    writableAccounts,
+    ...(built.mint ? { mint: built.mint.toBase58() as PublicKey } : {}),
+  };
+}

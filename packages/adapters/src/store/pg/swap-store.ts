@@ -1,0 +1,401 @@
+import {
+  type DomainError,
+  domainError,
+  encodeBase58,
+  isDomainError,
+  type PoolRecord,
+  type PublicKey,
+  type Signature,
+  type SwapHop,
+  type SwapRequestRecord,
+  type SwapStatus,
+  type SwapStore,
+  type SwapTransaction,
+} from '@token-actions/core';
+import { ResultAsync } from 'neverthrow';
+import { attempt, storeFailure } from './failure.js';
+import type { SqlClient, SqlExecutor } from './sql.js';
+
+type Row = Record<string, unknown>;
+
+const POOL_COLUMNS = 'id, token_a, token_b, reserve_a, reserve_b, reserved_a, reserved_b, fee_bps, authority, created_at, updated_at';
+const REQUEST_COLUMNS = `request_id, source, provider, client_id, user_account, input_token, output_token, in_amount,
+  out_amount, min_out_amount, fee_amount, price_impact_ppm, slippage_bps, hops, status, transaction_id, message,
+  signers, presigned, blockhash, last_valid_block_height, fee_lamports, compute_unit_limit, compute_unit_price,
+  signed_wire, expires_at, error, created_at, updated_at, notified_at`;
+
+const big = (v: unknown): bigint => {
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  throw new Error('expected an integer column');
+};
+const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
+const bytes = (v: unknown) => new Uint8Array(v as Uint8Array);
+const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
+
+function toPool(row: Row): PoolRecord {
+  return {
+    id: String(row.id),
+    tokenA: String(row.token_a),
+    tokenB: String(row.token_b),
+    reserveA: big(row.reserve_a),
+    reserveB: big(row.reserve_b),
+    reservedA: big(row.reserved_a),
+    reservedB: big(row.reserved_b),
+    feeBps: Number(row.fee_bps),
+    authority: String(row.authority) as PublicKey,
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+  };
+}
+
+const hopsJson = (hops: readonly SwapHop[]) =>
+  JSON.stringify(
+    hops.map((h) => ({ ...h, inAmount: h.inAmount.toString(), outAmount: h.outAmount.toString(), feeAmount: h.feeAmount.toString() })),
+  );
+
+function toHops(value: unknown): SwapHop[] {
+  return (json(value) as Record<string, string>[]).map((h) => ({
+    pool: h.pool!,
+    inputToken: h.inputToken!,
+    outputToken: h.outputToken!,
+    inAmount: BigInt(h.inAmount!),
+    outAmount: BigInt(h.outAmount!),
+    feeAmount: BigInt(h.feeAmount!),
+  }));
+}
+
+const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
+
+/** The transaction id known at build time: the fee payer's signature, when the service made it. */
+function feePayerSignature(row: Row): { transactionId?: Signature } {
+  const signers = json(row.signers) as string[] | null;
+  const presigned = json(row.presigned) as Record<string, string> | null;
+  const first = signers?.[0] ? presigned?.[signers[0]] : undefined;
+  return first ? { transactionId: encodeBase58(Buffer.from(first, 'base64')) as Signature } : {};
+}
+
+function toRequest(row: Row): SwapRequestRecord {
+  const transaction: SwapTransaction | undefined =
+    row.message != null
+      ? {
+          ...feePayerSignature(row),
+          message: bytes(row.message),
+          signers: json(row.signers) as PublicKey[],
+          presigned: Object.fromEntries(
+            Object.entries(json(row.presigned) as Record<string, string>).map(([k, v]) => [
+              k,
+              new Uint8Array(Buffer.from(v, 'base64')),
+            ]),
+          ),
+          blockhash: String(row.blockhash ?? ''),
+          lastValidBlockHeight: big(row.last_valid_block_height),
+          feeLamports: big(row.fee_lamports ?? '0'),
+          computeUnitLimit: Number(row.compute_unit_limit ?? 0),
+          computeUnitPrice: big(row.compute_unit_price ?? '0'),
+        }
+      : undefined;
+  return {
+    requestId: String(row.request_id),
+    source: String(row.source) as SwapRequestRecord['source'],
+    provider: String(row.provider),
+    clientId: String(row.client_id),
+    user: String(row.user_account) as PublicKey,
+    inputToken: String(row.input_token),
+    outputToken: String(row.output_token),
+    inAmount: big(row.in_amount),
+    outAmount: big(row.out_amount),
+    minOutAmount: big(row.min_out_amount),
+    feeAmount: big(row.fee_amount),
+    priceImpactPpm: big(row.price_impact_ppm),
+    slippageBps: Number(row.slippage_bps),
+    hops: toHops(row.hops),
+    status: String(row.status) as SwapStatus,
+    ...(row.transaction_id != null ? { transactionId: String(row.transaction_id) as Signature } : {}),
+    ...(transaction ? { transaction } : {}),
+    ...(row.signed_wire != null ? { signedWire: bytes(row.signed_wire) } : {}),
+    expiresAt: date(row.expires_at),
+    ...(row.error != null ? { error: String(row.error) } : {}),
+    createdAt: date(row.created_at),
+    updatedAt: date(row.updated_at),
+    ...(row.notified_at != null ? { notifiedAt: date(row.notified_at) } : {}),
+  };
+}
+
+/** A plan's refusal travels out of the SQL transaction as this, so the transaction rolls back. */
+class PlanRefused extends Error {
+  constructor(readonly domain: DomainError) {
+    super(domain.message);
+  }
+}
+
+/**
+ * The pool book over the pg dialect. A reservation locks its pools `FOR UPDATE` (in id order, so
+ * two routes over the same pools cannot deadlock) and prices on what it reads under the lock, so
+ * concurrent quotes on one pool are serialised and none can promise what another already has.
+ */
+export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Date } } = {}): SwapStore {
+  const now = () => options.clock?.now() ?? new Date();
+
+  const insertRequest = (db: SqlExecutor, r: SwapRequestRecord) =>
+    db.query(
+      `INSERT INTO swap_requests (${REQUEST_COLUMNS}, pool_ids)
+       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$16,$17,$18::jsonb,$19::jsonb,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31)`,
+      [
+        r.requestId,
+        r.source,
+        r.provider,
+        r.clientId,
+        r.user,
+        r.inputToken,
+        r.outputToken,
+        r.inAmount.toString(),
+        r.outAmount.toString(),
+        r.minOutAmount.toString(),
+        r.feeAmount.toString(),
+        r.priceImpactPpm.toString(),
+        r.slippageBps,
+        hopsJson(r.hops),
+        r.status,
+        r.transactionId ?? r.transaction?.transactionId ?? null,
+        r.transaction?.message ?? null,
+        r.transaction ? JSON.stringify(r.transaction.signers) : null,
+        r.transaction
+          ? JSON.stringify(Object.fromEntries(Object.entries(r.transaction.presigned).map(([k, v]) => [k, b64(v)])))
+          : null,
+        r.transaction?.blockhash ?? null,
+        r.transaction?.lastValidBlockHeight.toString() ?? null,
+        r.transaction?.feeLamports.toString() ?? null,
+        r.transaction?.computeUnitLimit ?? null,
+        r.transaction?.computeUnitPrice.toString() ?? null,
+        r.signedWire ?? null,
+        r.expiresAt,
+        r.error ?? null,
+        r.createdAt,
+        r.updatedAt,
+        r.notifiedAt ?? null,
+        [...new Set(r.hops.map((h) => h.pool))],
+      ],
+    );
+
+  const getRequest = (db: SqlExecutor, id: string) =>
+    db
+      .query<Row>(`SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE request_id = $1`, [id])
+      .then((r) => (r.rows[0] ? toRequest(r.rows[0]) : null));
+
+  return {
+    ensurePool(pool) {
+      return attempt('pools.ensure', async () => {
+        const at = now();
+        const inserted = await sql.query<Row>(
+          `INSERT INTO pools (${POOL_COLUMNS}) VALUES ($1,$2,$3,$4,$5,0,0,$6,$7,$8,$8)
+           ON CONFLICT (id) DO NOTHING RETURNING ${POOL_COLUMNS}`,
+          [pool.id, pool.tokenA, pool.tokenB, pool.reserveA.toString(), pool.reserveB.toString(), pool.feeBps, pool.authority, at],
+        );
+        if (inserted.rows[0]) return { created: true, pool: toPool(inserted.rows[0]) };
+        const existing = await sql.query<Row>(`SELECT ${POOL_COLUMNS} FROM pools WHERE id = $1`, [pool.id]);
+        return { created: false, pool: toPool(existing.rows[0]!) };
+      });
+    },
+
+    getPool(id) {
+      return attempt('pools.get', async () => {
+        const r = await sql.query<Row>(`SELECT ${POOL_COLUMNS} FROM pools WHERE id = $1`, [id]);
+        return r.rows[0] ? toPool(r.rows[0]) : null;
+      });
+    },
+
+    listPools() {
+      return attempt('pools.list', async () =>
+        (await sql.query<Row>(`SELECT ${POOL_COLUMNS} FROM pools ORDER BY id`)).rows.map(toPool),
+      );
+    },
+
+    reserve({ request, poolIds, plan }) {
+      return ResultAsync.fromPromise(
+        sql.transaction(async (tx) => {
+          const ids = [...new Set(poolIds)].sort();
+          const locked = await tx.query<Row>(
+            `SELECT ${POOL_COLUMNS} FROM pools WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+            [ids],
+          );
+          if (locked.rows.length !== ids.length) {
+            throw new PlanRefused(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
+          }
+          const planned = plan(locked.rows.map(toPool));
+          if (planned.isErr()) throw new PlanRefused(planned.error);
+          const at = now();
+          for (const hop of planned.value.hops) {
+            await tx.query(
+              `UPDATE pools SET
+                 reserved_a = reserved_a + CASE WHEN token_a = $2 THEN $3::numeric ELSE 0 END,
+                 reserved_b = reserved_b + CASE WHEN token_b = $2 THEN $3::numeric ELSE 0 END,
+                 updated_at = $4
+               WHERE id = $1`,
+              [hop.pool, hop.outputToken, hop.outAmount.toString(), at],
+            );
+          }
+          const record: SwapRequestRecord = {
+            ...request,
+            ...planned.value,
+            hops: [...planned.value.hops],
+            status: 'prepared',
+            createdAt: at,
+            updatedAt: at,
+          };
+          await insertRequest(tx, record);
+          return record;
+        }),
+        (error) => {
+          if (error instanceof PlanRefused) return error.domain;
+          if (isDomainError(error)) return error;
+          // A CHECK violation means a reservation would exceed the reserve: refuse, never over-promise.
+          if ((error as { code?: string })?.code === '23514') {
+            return domainError('INSUFFICIENT_LIQUIDITY', 'the pool cannot promise that much; retry with less');
+          }
+          return storeFailure('swaps.reserve')(error);
+        },
+      );
+    },
+
+    insertExternal(request) {
+      return attempt('swaps.insertExternal', async () => {
+        await insertRequest(sql, request);
+        return request;
+      });
+    },
+
+    attachTransaction(requestId, t) {
+      return attempt('swaps.attachTransaction', async () => {
+        const r = await sql.query(
+          `UPDATE swap_requests SET transaction_id = $2, message = $3, signers = $4::jsonb, presigned = $5::jsonb,
+             blockhash = $6, last_valid_block_height = $7, fee_lamports = $8, compute_unit_limit = $9,
+             compute_unit_price = $10, updated_at = $11
+           WHERE request_id = $1 AND status = 'prepared' AND message IS NULL RETURNING 1`,
+          [
+            requestId,
+            t.transactionId ?? null,
+            t.message,
+            JSON.stringify(t.signers),
+            JSON.stringify(Object.fromEntries(Object.entries(t.presigned).map(([k, v]) => [k, b64(v)]))),
+            t.blockhash,
+            t.lastValidBlockHeight.toString(),
+            t.feeLamports.toString(),
+            t.computeUnitLimit,
+            t.computeUnitPrice.toString(),
+            now(),
+          ],
+        );
+        return r.rows.length > 0;
+      });
+    },
+
+    get(requestId) {
+      return attempt('swaps.get', () => getRequest(sql, requestId));
+    },
+
+    findByTransaction(id) {
+      return attempt('swaps.findByTransaction', async () => {
+        const r = await sql.query<Row>(
+          `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE transaction_id = $1 ORDER BY created_at LIMIT 1`,
+          [id],
+        );
+        return r.rows[0] ? toRequest(r.rows[0]) : null;
+      });
+    },
+
+    markSubmitted(requestId, transactionId, signedWire) {
+      return attempt('swaps.markSubmitted', async () => {
+        const r = await sql.query(
+          `UPDATE swap_requests SET status = 'submitted', transaction_id = $2, signed_wire = $3, updated_at = $4
+           WHERE request_id = $1 AND status = 'prepared' RETURNING 1`,
+          [requestId, transactionId, signedWire, now()],
+        );
+        return r.rows.length > 0;
+      });
+    },
+
+    settle(requestId, outcome, detail) {
+      return attempt('swaps.settle', () =>
+        sql.transaction(async (tx) => {
+          const at = now();
+          // The compare-and-set decides who settles; the loser changes nothing.
+          const moved = await tx.query<Row>(
+            `UPDATE swap_requests SET status = $2, error = COALESCE($3, error), updated_at = $4
+             WHERE request_id = $1 AND status IN ('prepared', 'submitted') RETURNING hops`,
+            [requestId, outcome, detail?.error ?? null, at],
+          );
+          const row = moved.rows[0];
+          if (!row) return false;
+          const hops = toHops(row.hops).sort((a, b) => (a.pool < b.pool ? -1 : 1));
+          const landed = outcome === 'landed';
+          for (const hop of hops) {
+            await tx.query(
+              `UPDATE pools SET
+                 reserve_a = reserve_a
+                   + CASE WHEN $5 AND token_a = $3 THEN $4::numeric ELSE 0 END
+                   - CASE WHEN $5 AND token_a = $2 THEN $6::numeric ELSE 0 END,
+                 reserve_b = reserve_b
+                   + CASE WHEN $5 AND token_b = $3 THEN $4::numeric ELSE 0 END
+                   - CASE WHEN $5 AND token_b = $2 THEN $6::numeric ELSE 0 END,
+                 reserved_a = reserved_a - CASE WHEN token_a = $2 THEN $6::numeric ELSE 0 END,
+                 reserved_b = reserved_b - CASE WHEN token_b = $2 THEN $6::numeric ELSE 0 END,
+                 updated_at = $7
+               WHERE id = $1`,
+              [hop.pool, hop.outputToken, hop.inputToken, hop.inAmount.toString(), landed, hop.outAmount.toString(), at],
+            );
+          }
+          return true;
+        }),
+      );
+    },
+
+    listOpen(limit) {
+      return attempt('swaps.listOpen', async () =>
+        (
+          await sql.query<Row>(
+            `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE status IN ('prepared', 'submitted')
+             ORDER BY created_at, seq LIMIT $1`,
+            [Math.max(0, Math.floor(limit))],
+          )
+        ).rows.map(toRequest),
+      );
+    },
+
+    history(poolId, page, pageSize) {
+      return attempt('swaps.history', async () => {
+        const where = `$1 = ANY(pool_ids) AND status IN ('submitted', 'landed', 'failed')`;
+        const total = await sql.query<{ n: string }>(`SELECT count(*) AS n FROM swap_requests WHERE ${where}`, [poolId]);
+        const items = await sql.query<Row>(
+          `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE ${where}
+           ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
+          [poolId, pageSize, (page - 1) * pageSize],
+        );
+        return { items: items.rows.map(toRequest), total: Number(total.rows[0]?.n ?? 0) };
+      });
+    },
+
+    listUnnotified(limit) {
+      return attempt('swaps.listUnnotified', async () =>
+        (
+          await sql.query<Row>(
+            `SELECT ${REQUEST_COLUMNS} FROM swap_requests
+             WHERE notified_at IS NULL AND status IN ('landed', 'failed', 'expired')
+             ORDER BY created_at, seq LIMIT $1`,
+            [Math.max(0, Math.floor(limit))],
+          )
+        ).rows.map(toRequest),
+      );
+    },
+
+    markNotified(requestId, at) {
+      return attempt('swaps.markNotified', async () => {
+        await sql.query('UPDATE swap_requests SET notified_at = $2 WHERE request_id = $1 AND notified_at IS NULL', [
+          requestId,
+          at,
+        ]);
+      });
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type { Result, ResultAsync } from 'neverthrow';
+import type { PublicKey, Signature } from '../domain/public-key.js';
+import type { DomainError } from '../errors.js';
+
+/**
+ * The pool book: what each pool holds (`reserve*`) and how much of it pending firm quotes have
+ * promised (`reserved*`). A quote may only promise out of `reserve - reserved`, so the pool never
+ * promises more than it holds. The vaults themselves are the pool authority's SOL balance and its
+ * associated token accounts on chain.
+ */
+export interface PoolRecord {
+  /** `A-B` with the tickers in the order native, stable, project, e.g. SOL-USDC. */
+  readonly id: string;
+  readonly tokenA: string;
+  readonly tokenB: string;
+  readonly reserveA: bigint;
+  readonly reserveB: bigint;
+  readonly reservedA: bigint;
+  readonly reservedB: bigint;
+  readonly feeBps: number;
+  /** Holds the vaults, signs the pool's legs and (for firm quotes) pays the fee. */
+  readonly authority: PublicKey;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+export type SwapStatus = 'prepared' | 'submitted' | 'landed' | 'failed' | 'expired';
+export const TERMINAL_SWAP_STATUSES: ReadonlySet<SwapStatus> = new Set(['landed', 'failed', 'expired']);
+
+/** Where a swap request came from: a firm quote of the project's pool, or an aggregator route. */
+export type SwapSource = 'project' | 'aggregator';
+
+/** One pool crossed by a swap. */
+export interface SwapHop {
+  readonly pool: string;
+  readonly inputToken: string;
+  readonly outputToken: string;
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly feeAmount: bigint;
+}
+
+/** The transaction a swap request settles in, once built. */
+export interface SwapTransaction {
+  /** Known at build time when the service pays the fee (firm quotes); otherwise set at execute. */
+  readonly transactionId?: Signature;
+  readonly message: Uint8Array;
+  /** The message's signers in order; signers[0] pays the fee. */
+  readonly signers: readonly PublicKey[];
+  /** Signatures the service made (pool authorities), by signer. */
+  readonly presigned: Readonly<Record<string, Uint8Array>>;
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+  readonly feeLamports: bigint;
+  readonly computeUnitLimit: number;
+  readonly computeUnitPrice: bigint;
+}
+
+export interface SwapRequestRecord {
+  readonly requestId: string;
+  readonly source: SwapSource;
+  /** `pool` (firm quote), `local` or `jupiter` (aggregator adapters). */
+  readonly provider: string;
+  readonly clientId: string;
+  readonly user: PublicKey;
+  readonly inputToken: string;
+  readonly outputToken: string;
+  readonly inAmount: bigint;
+  readonly outAmount: bigint;
+  readonly minOutAmount: bigint;
+  readonly feeAmount: bigint;
+  readonly priceImpactPpm: bigint;
+  readonly slippageBps: number;
+  /** Empty for an external route the service does not settle against its own pools. */
+  readonly hops: readonly SwapHop[];
+  readonly status: SwapStatus;
+  /** The transaction's id once known: at build time when a pool authority pays the fee, at execute
+   * time when the user does (it is then the user's signature). */
+  readonly transactionId?: Signature;
+  readonly transaction?: SwapTransaction;
+  /** The fully signed wire bytes, once executed. */
+  readonly signedWire?: Uint8Array;
+  /** A request whose transaction was never built is released after this. */
+  readonly expiresAt: Date;
+  readonly error?: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+  readonly notifiedAt?: Date;
+}
+
+export type NewSwapRequest = Omit<
+  SwapRequestRecord,
+  'status' | 'transactionId' | 'transaction' | 'signedWire' | 'createdAt' | 'updatedAt' | 'notifiedAt' | 'error' | 'hops' | 'outAmount' | 'minOutAmount' | 'feeAmount' | 'priceImpactPpm'
+>;
+
+/** What a reservation promises, computed on the locked pools. */
+export interface ReservationPlan {
+  readonly hops: readonly SwapHop[];
+  readonly outAmount: bigint;
+  readonly minOutAmount: bigint;
+  readonly feeAmount: bigint;
+  readonly priceImpactPpm: bigint;
+}
+
+export interface SwapHistoryPage {
+  readonly items: readonly SwapRequestRecord[];
+  readonly total: number;
+}
+
+export interface SwapStore {
+  /** Creates the pool unless one with its id exists; returns the stored pool either way. */
+  ensurePool(
+    pool: Omit<PoolRecord, 'reservedA' | 'reservedB' | 'createdAt' | 'updatedAt'>,
+  ): ResultAsync<{ created: boolean; pool: PoolRecord }, DomainError>;
+  getPool(id: string): ResultAsync<PoolRecord | null, DomainError>;
+  listPools(): ResultAsync<readonly PoolRecord[], DomainError>;
+  /**
+   * In one transaction: locks `poolIds` (in id order), runs `plan` on their current state, and if it
+   * succeeds adds each hop's output to its pool's reserved side and inserts the request as
+   * `prepared`. When `plan` fails nothing is written and its error is returned. Concurrent
+   * reservations on one pool are serialised, so each plans against the reservations before it.
+   */
+  reserve(input: {
+    readonly request: NewSwapRequest;
+    readonly poolIds: readonly string[];
+    readonly plan: (pools: readonly PoolRecord[]) => Result<ReservationPlan, DomainError>;
+  }): ResultAsync<SwapRequestRecord, DomainError>;
+  /** Records a request routed outside the service's pools (nothing reserved). */
+  insertExternal(request: SwapRequestRecord): ResultAsync<SwapRequestRecord, DomainError>;
+  /** Sets the transaction of a `prepared` request that has none yet. Returns whether it was set. */
+  attachTransaction(requestId: string, transaction: SwapTransaction): ResultAsync<boolean, DomainError>;
+  get(requestId: string): ResultAsync<SwapRequestRecord | null, DomainError>;
+  findByTransaction(transactionId: Signature): ResultAsync<SwapRequestRecord | null, DomainError>;
+  /** Compare-and-set `prepared -> submitted` with the signed transaction. Exactly one caller wins. */
+  markSubmitted(
+    requestId: string,
+    transactionId: Signature,
+    signedWire: Uint8Array,
+  ): ResultAsync<boolean, DomainError>;
+  /**
+   * Compare-and-set from `prepared|submitted` to a terminal status, in one transaction with the
+   * book: `landed` moves each hop's input into and output out of its pool and drops the
+   * reservation; `failed`/`expired` only drop the reservation. Returns whether it moved: a second
+   * observer of the same outcome changes nothing.
+   */
+  settle(
+    requestId: string,
+    outcome: 'landed' | 'failed' | 'expired',
+    detail?: { readonly error?: string },
+  ): ResultAsync<boolean, DomainError>;
+  /** `prepared` and `submitted` requests, oldest first. */
+  listOpen(limit: number): ResultAsync<readonly SwapRequestRecord[], DomainError>;
+  /** Requests that went to the chain (submitted, landed, failed) through `poolId`, newest first. */
+  history(poolId: string, page: number, pageSize: number): ResultAsync<SwapHistoryPage, DomainError>;
+  /** Terminal requests whose client has not been notified yet, oldest first. */
+  listUnnotified(limit: number): ResultAsync<readonly SwapRequestRecord[], DomainError>;
+  markNotified(requestId: string, at: Date): ResultAsync<void, DomainError>;
+}

@@ -1,0 +1,174 @@
+import { errAsync, okAsync } from 'neverthrow';
+import { domainError } from '../errors.js';
+import type { ClockPort } from '../ports/clock.js';
+import {
+  type PoolRecord,
+  type SwapRequestRecord,
+  type SwapStore,
+  TERMINAL_SWAP_STATUSES,
+} from '../ports/swap-store.js';
+
+export interface InMemorySwapStore extends SwapStore {
+  /** How many times a request was settled (landed/failed/expired): proves a settlement applied once. */
+  settlements(requestId: string): number;
+}
+
+/**
+ * The pool book in memory, with the pg adapter's rules. Each method runs to completion before any
+ * other starts (one JS thread, no await inside), which is what makes reserve and settle atomic.
+ */
+export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): InMemorySwapStore {
+  const now = () => options.clock?.now() ?? new Date();
+  const pools = new Map<string, PoolRecord>();
+  const requests = new Map<string, SwapRequestRecord>();
+  const settleCount = new Map<string, number>();
+  let sequence = 0;
+  const order = new Map<string, number>();
+  const copy = (r: SwapRequestRecord): SwapRequestRecord => ({
+    ...r,
+    hops: r.hops.map((h) => ({ ...h })),
+    ...(r.transaction ? { transaction: { ...r.transaction, message: new Uint8Array(r.transaction.message) } } : {}),
+    ...(r.signedWire ? { signedWire: new Uint8Array(r.signedWire) } : {}),
+  });
+  const put = (r: SwapRequestRecord) => {
+    if (!order.has(r.requestId)) order.set(r.requestId, sequence++);
+    requests.set(r.requestId, copy(r));
+  };
+  const byAge = (a: SwapRequestRecord, b: SwapRequestRecord) =>
+    a.createdAt.getTime() - b.createdAt.getTime() || order.get(a.requestId)! - order.get(b.requestId)!;
+
+  return {
+    settlements: (id) => settleCount.get(id) ?? 0,
+    ensurePool(pool) {
+      const existing = pools.get(pool.id);
+      if (existing) return okAsync({ created: false, pool: { ...existing } });
+      const at = now();
+      const record: PoolRecord = { ...pool, reservedA: 0n, reservedB: 0n, createdAt: at, updatedAt: at };
+      pools.set(pool.id, record);
+      return okAsync({ created: true, pool: { ...record } });
+    },
+    getPool(id) {
+      const found = pools.get(id);
+      return okAsync(found ? { ...found } : null);
+    },
+    listPools() {
+      return okAsync([...pools.values()].map((p) => ({ ...p })).sort((a, b) => (a.id < b.id ? -1 : 1)));
+    },
+    reserve({ request, poolIds, plan }) {
+      const locked = [...new Set(poolIds)].sort().map((id) => pools.get(id));
+      if (locked.some((p) => !p)) return errAsync(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
+      if (requests.has(request.requestId)) return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
+      const planned = plan(locked.map((p) => ({ ...p! })));
+      if (planned.isErr()) return errAsync(planned.error);
+      const { hops, outAmount, minOutAmount, feeAmount, priceImpactPpm } = planned.value;
+      for (const hop of hops) {
+        const pool = pools.get(hop.pool);
+        if (!pool) return errAsync(domainError('INSUFFICIENT_LIQUIDITY', `pool ${hop.pool} is not open`));
+        const outIsA = pool.tokenA === hop.outputToken;
+        pools.set(pool.id, {
+          ...pool,
+          ...(outIsA ? { reservedA: pool.reservedA + hop.outAmount } : { reservedB: pool.reservedB + hop.outAmount }),
+          updatedAt: now(),
+        });
+      }
+      const at = now();
+      const record: SwapRequestRecord = {
+        ...request,
+        hops,
+        outAmount,
+        minOutAmount,
+        feeAmount,
+        priceImpactPpm,
+        status: 'prepared',
+        createdAt: at,
+        updatedAt: at,
+      };
+      put(record);
+      return okAsync(copy(record));
+    },
+    insertExternal(request) {
+      if (requests.has(request.requestId)) return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
+      put(request);
+      return okAsync(copy(request));
+    },
+    attachTransaction(requestId, transaction) {
+      const r = requests.get(requestId);
+      if (!r || r.status !== 'prepared' || r.transaction) return okAsync(false);
+      put({ ...r, transaction, ...(transaction.transactionId ? { transactionId: transaction.transactionId } : {}), updatedAt: now() });
+      return okAsync(true);
+    },
+    get(requestId) {
+      const r = requests.get(requestId);
+      return okAsync(r ? copy(r) : null);
+    },
+    findByTransaction(id) {
+      const r = [...requests.values()].find((x) => x.transactionId === id);
+      return okAsync(r ? copy(r) : null);
+    },
+    markSubmitted(requestId, transactionId, signedWire) {
+      const r = requests.get(requestId);
+      if (!r || r.status !== 'prepared') return okAsync(false);
+      put({ ...r, status: 'submitted', signedWire, transactionId, updatedAt: now() });
+      return okAsync(true);
+    },
+    settle(requestId, outcome, detail) {
+      const r = requests.get(requestId);
+      if (!r || TERMINAL_SWAP_STATUSES.has(r.status)) return okAsync(false);
+      for (const hop of r.hops) {
+        const pool = pools.get(hop.pool)!;
+        const outIsA = pool.tokenA === hop.outputToken;
+        const reservedOut = (outIsA ? pool.reservedA : pool.reservedB) - hop.outAmount;
+        let { reserveA, reserveB } = pool;
+        if (outcome === 'landed') {
+          if (outIsA) {
+            reserveA -= hop.outAmount;
+            reserveB += hop.inAmount;
+          } else {
+            reserveB -= hop.outAmount;
+            reserveA += hop.inAmount;
+          }
+        }
+        pools.set(pool.id, {
+          ...pool,
+          reserveA,
+          reserveB,
+          ...(outIsA ? { reservedA: reservedOut } : { reservedB: reservedOut }),
+          updatedAt: now(),
+        });
+      }
+      put({ ...r, status: outcome, ...(detail?.error ? { error: detail.error } : {}), updatedAt: now() });
+      settleCount.set(requestId, (settleCount.get(requestId) ?? 0) + 1);
+      return okAsync(true);
+    },
+    listOpen(limit) {
+      return okAsync(
+        [...requests.values()]
+          .filter((r) => r.status === 'prepared' || r.status === 'submitted')
+          .sort(byAge)
+          .slice(0, Math.max(0, limit))
+          .map(copy),
+      );
+    },
+    history(poolId, page, pageSize) {
+      const all = [...requests.values()]
+        .filter((r) => r.hops.some((h) => h.pool === poolId))
+        .filter((r) => r.status === 'submitted' || r.status === 'landed' || r.status === 'failed')
+        .sort((a, b) => -byAge(a, b));
+      return okAsync({ items: all.slice((page - 1) * pageSize, page * pageSize).map(copy), total: all.length });
+    },
+    listUnnotified(limit) {
+      return okAsync(
+        [...requests.values()]
+          .filter((r) => TERMINAL_SWAP_STATUSES.has(r.status) && !r.notifiedAt)
+          .sort(byAge)
+          .slice(0, Math.max(0, limit))
+          .map(copy),
+      );
+    },
+    markNotified(requestId, at) {
+      const r = requests.get(requestId);
+      if (r && !r.notifiedAt) put({ ...r, notifiedAt: at });
+      return okAsync(undefined);
+    },
+  };
+}

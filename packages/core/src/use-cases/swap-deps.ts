@@ -1,0 +1,66 @@
+import type { Currencies } from '../domain/currency.js';
+import type { PriorityLevel } from '../domain/priority.js';
+import type { PublicKey } from '../domain/public-key.js';
+import type { AggregatorPort } from '../ports/aggregator.js';
+import type { ChainPort } from '../ports/chain.js';
+import type { ClockPort, IdsPort } from '../ports/clock.js';
+import type { FeeOraclePort } from '../ports/fee-oracle.js';
+import type { KeystorePort } from '../ports/keystore.js';
+import type { OAuthClientStore } from '../ports/oauth.js';
+import type { StorePort } from '../ports/store.js';
+import type { SwapStore } from '../ports/swap-store.js';
+import type { WebhookSenderPort, WebhookStore } from '../ports/webhooks.js';
+
+export interface SwapPolicies {
+  /** Slippage when the request names none. */
+  readonly defaultSlippageBps: number;
+  readonly maxSlippageBps: number;
+  readonly defaultPageSize: number;
+  readonly maxPageSize: number;
+  /** A request whose transaction was never built (a crash mid-quote) is released after this. */
+  readonly quoteTtlMs: number;
+  /** Priority level of swap transactions. */
+  readonly priority: PriorityLevel;
+  readonly webhookMaxAttempts: number;
+  /** First retry delay; doubles each attempt up to `webhookRetryMaxMs`, with jitter. */
+  readonly webhookRetryBaseMs: number;
+  readonly webhookRetryMaxMs: number;
+}
+
+export const DEFAULT_SWAP_POLICIES: SwapPolicies = {
+  defaultSlippageBps: 50,
+  maxSlippageBps: 5_000,
+  defaultPageSize: 20,
+  maxPageSize: 100,
+  quoteTtlMs: 120_000,
+  priority: 'Medium',
+  webhookMaxAttempts: 8,
+  webhookRetryBaseMs: 1_000,
+  webhookRetryMaxMs: 3_600_000,
+};
+
+/** Everything the swap use-cases may need; each takes only the part it uses (`Pick`). */
+export interface SwapDeps {
+  readonly chain: ChainPort;
+  readonly keystore: KeystorePort;
+  readonly store: StorePort;
+  readonly fees: FeeOraclePort;
+  readonly clock: ClockPort;
+  readonly ids: IdsPort;
+  readonly currencies: Currencies;
+  readonly swaps: SwapStore;
+  readonly aggregator: AggregatorPort;
+  readonly webhooks: WebhookStore;
+  /** Where clients' webhook URLs are registered. */
+  readonly clients: Pick<OAuthClientStore, 'get'>;
+  readonly webhookSender?: WebhookSenderPort;
+  readonly swapPolicies: SwapPolicies;
+  /** [0, 1), for retry jitter; Math.random by default. */
+  readonly random?: () => number;
+}
+
+/** Who asks: the wallet an OAuth token speaks for, and the client it was issued to. */
+export interface SwapCaller {
+  readonly subject: PublicKey;
+  readonly clientId: string;
+}

@@ -1,0 +1,243 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { PublicKey, Signature } from '../domain/public-key.js';
+import { splitWireTransaction } from '../domain/signed-transaction.js';
+import { assembleTransaction, fromBase64, toBase64 } from '../domain/wire.js';
+import type { PoolSeed } from './pools.js';
+import { createFakeAggregator, createTestSwapDeps, type TestSwapDeps } from '../testing/index.js';
+import {
+  aggregatorSwap,
+  deliverWebhooks,
+  executeSwap,
+  notifySwaps,
+  parseCompletionPayload,
+  projectSwap,
+  retryDelayMs,
+  settleSwaps,
+  swapInfo,
+  sweepUnsettled,
+  transactionComplete,
+} from './index.js';
+
+const caller = (subject: PublicKey) => ({ subject, clientId: 'client-1' });
+
+async function withUser(t: TestSwapDeps, sol = 100_000_000_000n, usdc = 10_000_000_000n) {
+  const user = (await t.keystore.create())._unsafeUnwrap();
+  t.chain.credit(user, t.chain.currencies.native, sol);
+  t.chain.credit(user, t.chain.currencies.stable, usdc);
+  return user;
+}
+
+/** What a wallet does: sign the message of the returned transaction into its own slot. */
+async function walletSigns(t: TestSwapDeps, user: PublicKey, wire: Uint8Array, signers: readonly PublicKey[]) {
+  const parts = splitWireTransaction(wire)!;
+  const sigs = [...parts.signatures];
+  const mine = (await t.keystore.sign(user, parts.message))._unsafeUnwrap();
+  sigs[signers.indexOf(user)] = mine;
+  return toBase64(assembleTransaction(parts.message, sigs));
+}
+
+const balance = async (t: TestSwapDeps, who: PublicKey, code: string) =>
+  (await t.chain.getBalance(who, t.chain.currencies.byCode(code)!))._unsafeUnwrap();
+
+async function settleAll(t: TestSwapDeps) {
+  t.chain.advance(40);
+  (await sweepUnsettled(t.deps))._unsafeUnwrap();
+  return (await settleSwaps(t.swapDeps))._unsafeUnwrap();
+}
+
+describe('firm quote from the project pool', () => {
+  it('reserves, builds a pool-paid two-leg transaction, executes once, and settles the book exactly', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    const pool = await t.authorityOf('SOL-USDC');
+    const built = (
+      await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1', slippageBps: 100 }, caller(user))
+    )._unsafeUnwrap();
+    expect(built.request.outAmount).toBe(149_401_047n); // the worked example of swap-math
+    expect(built.request.minOutAmount).toBe(147_907_036n);
+    expect(built.transaction.signers).toEqual([pool, user]);
+    expect(built.transaction.transactionId).toBeDefined();
+    const parts = splitWireTransaction(built.wire)!;
+    expect(parts.signatures[1]!.every((b) => b === 0)).toBe(true);
+    expect((await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!.reservedB).toBe(149_401_047n);
+
+    const before = {
+      userSol: await balance(t, user, 'SOL'),
+      userUsdc: await balance(t, user, 'USDC'),
+      poolSol: await balance(t, pool, 'SOL'),
+      poolUsdc: await balance(t, pool, 'USDC'),
+    };
+    const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
+    const executedBefore = t.chain.executedCount();
+    const out = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    expect(out.transactionId).toBe(built.transaction.transactionId);
+    const again = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    expect(again.transactionId).toBe(out.transactionId);
+    expect(t.chain.executedCount()).toBe(executedBefore + 1);
+    expect(await balance(t, user, 'SOL')).toBe(before.userSol - 1_000_000_000n);
+    expect(await balance(t, user, 'USDC')).toBe(before.userUsdc + 149_401_047n);
+    expect(await balance(t, pool, 'USDC')).toBe(before.poolUsdc - 149_401_047n);
+    expect(await balance(t, pool, 'SOL')).toBe(before.poolSol + 1_000_000_000n - built.transaction.feeLamports);
+
+    expect(await settleAll(t)).toMatchObject({ settled: 1 });
+    const book = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
+    expect(book.reservedB).toBe(0n);
+    expect(book.reserveA).toBe(1_001_000_000_000n);
+    expect(book.reserveB).toBe(150_000_000_000n - 149_401_047n);
+    expect(t.swaps.settlements(built.request.requestId)).toBe(1);
+    expect((await settleSwaps(t.swapDeps))._unsafeUnwrap().settled).toBe(0);
+  });
+
+  it('refuses a transaction whose message differs, a bad signature, and an expired quote; sends nothing', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    const built = (await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '10' }, caller(user)))._unsafeUnwrap();
+    const executed = t.chain.executedCount();
+    const signed = fromBase64(await walletSigns(t, user, built.wire, built.transaction.signers))!;
+    const tampered = new Uint8Array(signed);
+    tampered[tampered.length - 3] ^= 1;
+    const e1 = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(tampered) }, caller(user)))._unsafeUnwrapErr();
+    expect(e1).toMatchObject({ code: 'TRANSACTION_MISMATCH', message: 'transaction differs from the prepared one' });
+    const badSig = new Uint8Array(signed);
+    badSig[1 + 64 + 5] ^= 1;
+    const e2 = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(badSig) }, caller(user)))._unsafeUnwrapErr();
+    expect(e2.code).toBe('INVALID_SIGNATURE');
+    const other = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(signed) }, { clientId: 'someone-else' }))._unsafeUnwrapErr();
+    expect(other.code).toBe('SWAP_NOT_FOUND');
+    t.chain.advance(200);
+    const e3 = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(signed) }, caller(user)))._unsafeUnwrapErr();
+    expect(e3.code).toBe('QUOTE_EXPIRED');
+    expect(t.chain.executedCount()).toBe(executed);
+    expect((await t.swaps.get(built.request.requestId))._unsafeUnwrap()!.status).toBe('expired');
+    expect((await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!.reservedA).toBe(0n);
+  });
+
+  it('never promises more than the pool holds, however many quotes race', async () => {
+    const small: PoolSeed[] = [
+      { tokenA: 'SOL', tokenB: 'USDC', reserveA: 10_000_000_000n, reserveB: 1_500_000_000n, feeBps: 30 },
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.bigInt({ min: 1_000n, max: 50_000_000_000n }), { minLength: 1, maxLength: 30 }), async (amounts) => {
+        const t = await createTestSwapDeps({ seeds: small });
+        const user = await withUser(t, 10n ** 15n);
+        const results = await Promise.all(
+          amounts.map((a) =>
+            projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: (Number(a) / 1e9).toFixed(9) }, caller(user)),
+          ),
+        );
+        const ok = results.filter((r) => r.isOk()).map((r) => r._unsafeUnwrap());
+        const pool = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
+        const promised = ok.reduce((s, b) => s + b.request.outAmount, 0n);
+        expect(pool.reservedB).toBe(promised);
+        expect(promised).toBeLessThan(pool.reserveB);
+        expect(promised).toBeLessThanOrEqual(await balance(t, pool.authority, 'USDC'));
+        expect(new Set(ok.map((b) => b.transaction.transactionId)).size).toBe(ok.length);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('swap information', () => {
+  it('answers 400-class for a bad pair and 422-class for bad parameters', async () => {
+    const t = await createTestSwapDeps();
+    const code = async (q: Record<string, unknown>) => (await swapInfo(t.swapDeps, q))._unsafeUnwrapErr().code;
+    expect(await code({ tokenPair: 'SOL-BTC' })).toBe('UNKNOWN_TOKEN_PAIR');
+    expect(await code({ tokenPair: 'SOLUSDC' })).toBe('UNKNOWN_TOKEN_PAIR');
+    expect(await code({ tokenPair: 'SOL-SOL' })).toBe('UNKNOWN_TOKEN_PAIR');
+    expect(await code({})).toBe('INVALID_PARAMETERS');
+    expect(await code({ tokenPair: 'SOL-USDC', page: '0' })).toBe('INVALID_PARAMETERS');
+    expect(await code({ tokenPair: 'SOL-USDC', pageSize: '101' })).toBe('INVALID_PARAMETERS');
+    expect(await code({ tokenPair: 'SOL-USDC', amount: '-1' })).toBe('INVALID_PARAMETERS');
+    expect(await code({ tokenPair: 'SOL-USDC', amount: 'abc' })).toBe('INVALID_PARAMETERS');
+    const info = (await swapInfo(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '150' }))._unsafeUnwrap();
+    expect(info.pool.id).toBe('SOL-USDC');
+    expect(info.quote!.outAmount).toBeGreaterThan(990_000_000n);
+    expect(info).toMatchObject({ page: 1, pageSize: 20, history: { total: 0 } });
+  });
+});
+
+describe('completion notifications', () => {
+  it('reads both payload shapes and refuses anything else', () => {
+    expect(parseCompletionPayload({ transactionId: 'x', status: 'finalized' }).isErr()).toBe(true);
+    expect(parseCompletionPayload([]).isErr()).toBe(true);
+    expect(parseCompletionPayload('hi').isErr()).toBe(true);
+  });
+
+  it('re-checks the chain: a lying "finalized" for a failed swap changes nothing; duplicates are ignored', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t, 100_000_000_000n, 100_000_000n);
+    // Two quotes each spending all 100 USDC: the second lands failed.
+    const a = (await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user)))._unsafeUnwrap();
+    const b = (await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user)))._unsafeUnwrap();
+    for (const built of [a, b]) {
+      const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
+      (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    }
+    const failedId = b.transaction.transactionId as Signature;
+    const claims = parseCompletionPayload({ transactionId: failedId, status: 'finalized' })._unsafeUnwrap();
+    const r1 = (await transactionComplete(t.swapDeps, { webhookId: 'wh_1', claims }))._unsafeUnwrap();
+    expect(r1.results[0]).toMatchObject({ claimed: 'finalized', status: 'failed', swapStatus: 'failed' });
+    expect((await t.deps.store.transactions.get(failedId))._unsafeUnwrap()!.status).toBe('failed');
+    const r2 = (await transactionComplete(t.swapDeps, { webhookId: 'wh_1', claims }))._unsafeUnwrap();
+    expect(r2).toEqual({ duplicate: true, results: [] });
+    // The failed swap released its reservation; the good one is still reserved until finalized.
+    const pool = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
+    expect(pool.reservedA).toBe(a.request.outAmount);
+  });
+});
+
+describe('outbound notifications', () => {
+  it('queue a signed delivery per terminal swap and retry with growing, jittered delays', async () => {
+    const t = await createTestSwapDeps({ senderStatuses: [500, 503, 500, 200] });
+    await t.oauth.clients.upsert({
+      id: 'client-1',
+      name: 'c',
+      type: 'public',
+      redirectUris: ['http://127.0.0.1/cb'],
+      scopes: ['read', 'write'],
+      webhookUrl: 'http://127.0.0.1:9/hook',
+      createdAt: new Date(),
+    });
+    const user = await withUser(t);
+    const built = (await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user)))._unsafeUnwrap();
+    const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
+    (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    await settleAll(t);
+    expect((await notifySwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ queued: 1 });
+    expect((await notifySwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ queued: 0 });
+    const delays: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const pass = (await deliverWebhooks(t.swapDeps))._unsafeUnwrap();
+      expect(pass.delivered + pass.retrying).toBe(1);
+      const d = t.webhookStore.list()[0]!;
+      if (d.status === 'pending') {
+        delays.push(d.nextAttemptAt.getTime() - t.clock.now().getTime());
+        t.clock.advance(d.nextAttemptAt.getTime() - t.clock.now().getTime());
+      }
+    }
+    expect(delays).toEqual([750, 1_500, 3_000]);
+    const d = t.webhookStore.list()[0]!;
+    expect(d).toMatchObject({ status: 'delivered', attempts: 4 });
+    expect(t.sender.sent.map((s) => s.id)).toEqual(Array(4).fill(d.id));
+    expect(JSON.parse(t.sender.sent[0]!.payload)).toMatchObject({
+      type: 'swap.landed',
+      data: { requestId: built.request.requestId, transactionId: built.transaction.transactionId, transactionStatus: 'finalized' },
+    });
+    expect(retryDelayMs({ webhookRetryBaseMs: 1000, webhookRetryMaxMs: 5000 }, 10, () => 1)).toBe(5000);
+  });
+});
+
+describe('aggregator swap through the port', () => {
+  it('asks the port in Jupiter terms (wrapped SOL mint, base units) and passes its errors through', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    const agg = createFakeAggregator({
+      quotes: [{ code: 'AGGREGATOR_NO_ROUTE', message: 'aggregator: Could not find any route (COULD_NOT_FIND_ANY_ROUTE)' }],
+    });
+    const e = (await aggregatorSwap({ ...t.swapDeps, aggregator: agg }, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user)))._unsafeUnwrapErr();
+    expect(e.code).toBe('AGGREGATOR_NO_ROUTE');
+    expect(agg.calls[0]).toMatchObject({ method: 'quote', request: { inputMint: 'So11111111111111111111111111111111111111112', amount: 1_000_000_000n, slippageBps: 50 } });
+  });
+});
