@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { main: 'src/main.ts', loops: 'src/loops.ts' },
+  entry: { main: 'src/main.ts', index: 'src/index.ts' },
   format: ['esm'],
-  dts: { entry: { loops: 'src/loops.ts' } },
+  dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -1,14 +1,49 @@
+import { pino } from 'pino';
+import { z } from 'zod';
+import { composeCore } from './compose.js';
+import { CoreConfigSchema, parseEnv } from './config.js';
+import { startLoops } from './loops.js';
+
 /**
- * The worker as a process of its own. In the embedded default the server runs these loops
- * in-process instead, because one process owns the in-process chain; a standalone worker needs a
- * shared store and a reachable chain (DATABASE_URL + SOLANA_RPC_URL).
+ * The worker as a process of its own: confirmation tracking, rebroadcast, escrow expiry and
+ * cleanup, sharing PostgreSQL with the servers (leases keep workers off each other's
+ * transactions) and reaching the chain over JSON-RPC. In the embedded default the server runs
+ * these loops in-process instead, because one process owns the in-process chain.
  */
-const missing = ['DATABASE_URL', 'SOLANA_RPC_URL'].filter((name) => !process.env[name]);
-if (missing.length > 0) {
-  console.error(
-    `the standalone worker needs ${missing.join(' and ')}; with neither, run the server, which runs the worker loops in-process`,
-  );
-  process.exit(2);
+const WorkerConfigSchema = CoreConfigSchema.extend({
+  DATABASE_URL: z.string().url({ message: 'the standalone worker needs a shared PostgreSQL (DATABASE_URL)' }),
+  SOLANA_RPC_URL: z.string().url({ message: 'the standalone worker needs the chain over JSON-RPC (SOLANA_RPC_URL)' }),
+  WORKER_ID: z.string().min(1).max(128).optional(),
+});
+
+async function main() {
+  let config: z.infer<typeof WorkerConfigSchema>;
+  try {
+    config = parseEnv(WorkerConfigSchema, process.env);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const logger = pino({ level: config.LOG_LEVEL, base: undefined });
+  const core = await composeCore(config, logger);
+  const workerId = config.WORKER_ID ?? `worker-${process.pid}`;
+  const loops = startLoops(core.deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, workerId });
+  logger.info({ workerId, rpcUrl: config.SOLANA_RPC_URL }, 'worker running');
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'worker stopping');
+    await loops.stop();
+    await core.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
-console.error('the standalone worker on an RPC chain is not available in this build yet');
-process.exit(2);
+
+main().catch((error: unknown) => {
+  console.error('worker failed to start:', error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

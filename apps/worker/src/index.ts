@@ -1,0 +1,3 @@
+export * from './config.js';
+export * from './compose.js';
+export * from './loops.js';
