@@ -97,3 +97,48 @@ export function client(baseUrl: string, apiKey: string) {
     return { status: res.status, json };
   };
 }
+
+export const LOCALNET_MAIN = new URL('../../../../packages/adapters/dist/localnet.js', import.meta.url).pathname;
+export const WORKER_MAIN = new URL('../../../worker/dist/main.js', import.meta.url).pathname;
+
+/** Starts `pnpm localnet`'s entry and waits for its LOCALNET_READY line. */
+export async function startLocalnetProcess(env: Record<string, string>): Promise<{ child: ChildProcess; rpcUrl: string }> {
+  const child = spawn(process.execPath, [LOCALNET_MAIN], {
+    env: { ...process.env, LOCALNET_RPC_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  return await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`localnet did not start:\n${output}`)), 30_000);
+    const onData = (d: Buffer) => {
+      output += d;
+      const line = /LOCALNET_READY (\{.*\})/.exec(output);
+      if (line) {
+        clearTimeout(timer);
+        resolve({ child, rpcUrl: (JSON.parse(line[1]!) as { rpcUrl: string }).rpcUrl });
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (d) => (output += d));
+    child.once('exit', (code) => reject(new Error(`localnet exited with ${code}:\n${output}`)));
+  });
+}
+
+export function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  let output = '';
+  const child = spawn(process.execPath, [WORKER_MAIN], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (output += d));
+  child.stderr!.on('data', (d) => (output += d));
+  return { child, output: () => output };
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  if (child.exitCode === null) child.kill('SIGKILL');
+}
