@@ -340,6 +340,19 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         expect(after.map((r) => r.id)).toEqual([middle.id, processed.id, newest.id]);
       });
 
+      it('reopens an escrow only for the payout that settled it', async () => {
+        const escrow = escrowRecord({}, clock);
+        await store.escrows.insert(escrow);
+        const payout = txRecord({}, clock).id;
+        expect((await store.escrows.settle(escrow.id, 'released', payout))._unsafeUnwrap()).toBe(true);
+        expect((await store.escrows.reopen(escrow.id, txRecord({}, clock).id))._unsafeUnwrap()).toBe(false);
+        expect((await store.escrows.reopen(escrow.id, payout))._unsafeUnwrap()).toBe(true);
+        const reopened = (await store.escrows.get(escrow.id))._unsafeUnwrap()!;
+        expect(reopened.status).toBe('held');
+        expect(reopened.settlementTransactionId).toBeUndefined();
+        expect((await store.escrows.reopen(escrow.id, payout))._unsafeUnwrap()).toBe(false);
+      });
+
       it('keeps one transaction per request key and returns the first to a re-run', async () => {
         const first = txRecord({ requestKey: 'key_1:abc' }, clock);
         const rerun = txRecord({ requestKey: 'key_1:abc' }, clock);

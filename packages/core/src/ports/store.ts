@@ -79,6 +79,11 @@ export interface EscrowStore {
     to: Exclude<EscrowStatus, 'held'>,
     settlementTransactionId: Signature,
   ): ResultAsync<boolean, DomainError>;
+  /**
+   * Compare-and-set back to `held` when the payout `settlementTransactionId` failed or expired:
+   * the funds never left the vault, so the escrow can be settled again. Returns whether it moved.
+   */
+  reopen(id: string, settlementTransactionId: Signature): ResultAsync<boolean, DomainError>;
   listExpired(now: Date, limit: number): ResultAsync<readonly EscrowRecord[], DomainError>;
 }
 

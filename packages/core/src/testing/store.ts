@@ -144,6 +144,15 @@ export function createInMemoryStore(
       get(id) {
         return okAsync(escrows.get(id) ?? null);
       },
+      reopen(id, settlementTransactionId) {
+        const current = escrows.get(id);
+        if (!current || current.status === 'held' || current.settlementTransactionId !== settlementTransactionId) {
+          return okAsync(false);
+        }
+        const { settlementTransactionId: _, ...rest } = current;
+        escrows.set(id, { ...rest, status: 'held', updatedAt: now() });
+        return okAsync(true);
+      },
       settle(id, to, settlementTransactionId) {
         const current = escrows.get(id);
         if (!current || current.status !== 'held') return okAsync(false);

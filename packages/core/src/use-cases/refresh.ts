@@ -18,6 +18,21 @@ export function statusFromChain(
   return blockHeight > record.lastValidBlockHeight ? 'expired' : undefined;
 }
 
+/**
+ * An escrow payout that failed or expired moved no funds: the escrow goes back to `held` so it
+ * can be released or refunded again (or by the worker when it expires). Called by whoever won the
+ * status transition, so it runs once.
+ */
+function reopenEscrowOfLostPayout(
+  deps: Pick<ActionDeps, 'store'>,
+  record: TransactionRecord,
+  next: TxStatus,
+): ResultAsync<boolean, DomainError> {
+  const payout = record.kind === 'escrow_release' || record.kind === 'escrow_refund';
+  if (!payout || !record.escrowId || (next !== 'failed' && next !== 'expired')) return okAsync(false);
+  return deps.store.escrows.reopen(record.escrowId, record.id);
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -50,6 +65,7 @@ export function refreshStatuses(
         };
         return deps.store.transactions
           .transition(record.id, record.status, next, patch)
+          .andThen((moved) => (moved ? reopenEscrowOfLostPayout(deps, record, next).map(() => moved) : okAsync(moved)))
           .map((moved) =>
             moved ? { ...record, ...patch, status: next, updatedAt: deps.clock.now() } : record,
           );

@@ -1,4 +1,6 @@
+import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
+import { domainError } from '../errors.js';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import { createTestDeps, type TestDeps } from '../testing/index.js';
 import {
@@ -134,6 +136,27 @@ describe('escrow', () => {
       await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'refund' })
     )._unsafeUnwrapErr();
     expect(again.code).toBe('ESCROW_NOT_HELD');
+  });
+
+  it('reopens an escrow whose payout expired without landing, so it can be settled again', async () => {
+    const t = await setup();
+    const merchant = (await t.keystore.create())._unsafeUnwrap();
+    const paid = (
+      await merchantPay(t.deps, { merchant, amount: '40', currency: 'USDC', useEscrow: true, account: t.sender })
+    )._unsafeUnwrap();
+    t.chain.advance(2);
+    const dropping = { ...t.deps, chain: { ...t.chain, send: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'dropped')) } };
+    const lost = (await settleEscrow(dropping, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrap();
+    expect(lost.escrow.status).toBe('released');
+    t.chain.advance(200);
+    (await sweepUnsettled(t.deps))._unsafeUnwrap();
+    expect((await track(t.deps, { transactionId: lost.transactionId }))._unsafeUnwrap().status).toBe('expired');
+    expect((await t.store.escrows.get(paid.escrowId!))._unsafeUnwrap()?.status).toBe('held');
+    expect(await balance(t, merchant, 'USDC')).toBe(0n);
+
+    const again = (await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrap();
+    expect(again.transactionId).not.toBe(lost.transactionId);
+    expect(await balance(t, merchant, 'USDC')).toBe(40_000_000n);
   });
 
   it('will not pay out before the funding transaction is confirmed', async () => {

@@ -248,6 +248,19 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
         return attempt('escrows.get', () => getEscrow(id));
       },
 
+      reopen(id, settlementTransactionId) {
+        return attempt('escrows.reopen', async () => {
+          const moved = await sql.query(
+            `UPDATE escrows
+                SET status = 'held', settlement_transaction_id = NULL, updated_at = $3
+              WHERE id = $1 AND status <> 'held' AND settlement_transaction_id = $2
+             RETURNING id`,
+            [id, settlementTransactionId, now()],
+          );
+          return moved.rows.length > 0;
+        });
+      },
+
       settle(id, to, settlementTransactionId) {
         return attempt('escrows.settle', async () => {
           const moved = await sql.query(
