@@ -1,5 +1,14 @@
 import { createRoute, type OpenAPIHono } from '@hono/zod-openapi';
-import { charityDonate, donate, merchantPay, mint } from '@token-actions/core';
+import {
+  type ActionDeps,
+  type ActionOptions,
+  type CharityDonateInput,
+  charityDonate,
+  donate,
+  type MerchantPayInput,
+  merchantPay,
+  mint,
+} from '@token-actions/core';
 import { actionOptions, unwrap } from '../../http/respond.js';
 import type { AppServices } from '../../services.js';
 import {
@@ -54,67 +63,59 @@ export function registerActionRoutes(app: OpenAPIHono, services: AppServices) {
         },
       }),
       async (c) => {
-        const out = await unwrap(donate(deps, { ...c.req.valid('json'), currency: currency.code }, actionOptions(c as never)));
+        const out = await unwrap(
+          donate(deps, { ...c.req.valid('json'), currency: currency.code }, actionOptions(c as never)),
+        );
         return c.json({ message: out.message, transactionId: out.transactionId }, 200);
       },
     );
   }
 
-  app.openapi(
-    createRoute({
-      method: 'post',
+  const payments = [
+    {
       path: '/v1/api/charity/donate',
-      tags: ['Charity'],
+      tag: 'Charity',
       summary: 'Donate to a charity, optionally through escrow',
-      security,
-      request: { body: jsonBody(CharityDonationRequest) },
-      responses: {
-        200: {
-          description: 'Donation submitted',
-          content: { 'application/json': { schema: DonationResponse } },
-        },
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const out = await unwrap(charityDonate(deps, c.req.valid('json'), actionOptions(c as never)));
-      return c.json(
-        {
-          message: out.message,
-          transactionId: out.transactionId,
-          ...(out.escrowId ? { escrowId: out.escrowId } : {}),
-        },
-        200,
-      );
+      request: CharityDonationRequest,
+      response: DonationResponse,
+      run: (deps: ActionDeps, input: object, options: ActionOptions) =>
+        charityDonate(deps, input as CharityDonateInput, options),
     },
-  );
-
-  app.openapi(
-    createRoute({
-      method: 'post',
+    {
       path: '/v1/api/merchant/payment',
-      tags: ['Merchant'],
+      tag: 'Merchant',
       summary: 'Pay a merchant, optionally through escrow',
-      security,
-      request: { body: jsonBody(MerchantPaymentRequest) },
-      responses: {
-        200: {
-          description: 'Payment submitted',
-          content: { 'application/json': { schema: PaymentResponse } },
-        },
-        ...errorResponses,
-      },
-    }),
-    async (c) => {
-      const out = await unwrap(merchantPay(deps, c.req.valid('json'), actionOptions(c as never)));
-      return c.json(
-        {
-          message: out.message,
-          transactionId: out.transactionId,
-          ...(out.escrowId ? { escrowId: out.escrowId } : {}),
-        },
-        200,
-      );
+      request: MerchantPaymentRequest,
+      response: PaymentResponse,
+      run: (deps: ActionDeps, input: object, options: ActionOptions) =>
+        merchantPay(deps, input as MerchantPayInput, options),
     },
-  );
+  ] as const;
+  for (const payment of payments) {
+    app.openapi(
+      createRoute({
+        method: 'post',
+        path: payment.path,
+        tags: [payment.tag],
+        summary: payment.summary,
+        security,
+        request: { body: jsonBody(payment.request) },
+        responses: {
+          200: { description: 'Submitted', content: { 'application/json': { schema: payment.response } } },
+          ...errorResponses,
+        },
+      }),
+      async (c) => {
+        const out = await unwrap(payment.run(deps, c.req.valid('json'), actionOptions(c as never)));
+        return c.json(
+          {
+            message: out.message,
+            transactionId: out.transactionId,
+            ...(out.escrowId ? { escrowId: out.escrowId } : {}),
+          },
+          200,
+        );
+      },
+    );
+  }
 }

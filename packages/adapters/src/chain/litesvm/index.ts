@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ExtensionType, getExtensionData, TOKEN_PROGRAM_ID, unpackMint } from '@solana/spl-token';
-import { unpack as unpackTokenMetadata } from '@solana/spl-token-metadata';
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { type TransactionInstruction, PublicKey as Web3PublicKey } from '@solana/web3.js';
 import {
   assembleTransaction,
@@ -65,6 +64,7 @@ import {
   parseMessage,
   parseTransaction,
 } from '../shared/message.js';
+import { decodeNftMint } from '../shared/nft.js';
 import { logsOf, transactionErrorJson } from './failure.js';
 import {
   JOURNAL_FORMAT,
@@ -1095,41 +1095,13 @@ export async function createLiteSvmChain(config: LiteSvmChainConfig = {}): Promi
     toKey(mintAddress, 'mint').map((mintKey) => {
       const account = readAccount(mintAddress, mintKey.toBytes());
       if (!account || account.owner !== TOKEN_2022) return null;
-      let parsed: ReturnType<typeof unpackMint>;
-      try {
-        parsed = unpackMint(
-          mintKey,
-          {
-            data: Buffer.from(account.data),
-            owner: TOKEN_2022_PROGRAM_ID,
-            lamports: Number(account.lamports),
-            executable: false,
-          },
-          TOKEN_2022_PROGRAM_ID,
-        );
-      } catch {
-        return null;
-      }
-      const extension = getExtensionData(ExtensionType.TokenMetadata, parsed.tlvData);
-      if (!extension) return null;
-      const metadata = unpackTokenMetadata(extension);
+      const decoded = decodeNftMint(mintKey, account);
+      if (!decoded) return null;
       const intendedOwner = nftOwners.get(mintAddress);
       const holds =
         intendedOwner !== undefined &&
         tokenBalance(mintKey, new Web3PublicKey(intendedOwner), TOKEN_2022_PROGRAM_ID) > 0n;
-      const nft: NftMetadata = {
-        mint: mintAddress,
-        name: metadata.name,
-        symbol: metadata.symbol,
-        uri: metadata.uri,
-        supply: parsed.supply,
-        decimals: parsed.decimals,
-        ...(metadata.updateAuthority
-          ? { updateAuthority: metadata.updateAuthority.toBase58() as PublicKey }
-          : {}),
-        ...(parsed.mintAuthority ? { mintAuthority: parsed.mintAuthority.toBase58() as PublicKey } : {}),
-        ...(holds ? { owner: intendedOwner as PublicKey } : {}),
-      };
+      const nft: NftMetadata = { ...decoded, ...(holds ? { owner: intendedOwner as PublicKey } : {}) };
       return nft;
     });
 

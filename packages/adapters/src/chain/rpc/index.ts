@@ -1,11 +1,4 @@
-import {
-  ExtensionType,
-  getExtensionData,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-  unpackMint,
-} from '@solana/spl-token';
-import { unpack as unpackTokenMetadata } from '@solana/spl-token-metadata';
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import {
   type AccountInfo,
   type Commitment,
@@ -55,6 +48,7 @@ import {
   tokenAccountOwner,
 } from '../shared/intents.js';
 import { isZero, type ParsedMessage, parseMessage, parseTransaction } from '../shared/message.js';
+import { decodeNftMint } from '../shared/nft.js';
 import { callJsonRpc, JsonRpcError, quoteValue } from './json-rpc.js';
 
 export interface RpcChainConfig {
@@ -405,29 +399,10 @@ export function createRpcChain(config: RpcChainConfig): ChainPort {
     if (mintKey.isErr()) return err(mintKey.error);
     const account: AccountInfo<Buffer> | null = await connection.getAccountInfo(mintKey.value, commitment);
     if (!account || !account.owner.equals(TOKEN_2022_PROGRAM_ID)) return ok(null);
-    let parsed: ReturnType<typeof unpackMint>;
-    try {
-      parsed = unpackMint(mintKey.value, account, TOKEN_2022_PROGRAM_ID);
-    } catch {
-      return ok(null);
-    }
-    const extension = getExtensionData(ExtensionType.TokenMetadata, parsed.tlvData);
-    if (!extension) return ok(null);
-    const metadata = unpackTokenMetadata(extension);
+    const decoded = decodeNftMint(mintKey.value, account);
+    if (!decoded) return ok(null);
     const owner = await nftOwner(mintKey.value);
-    return ok({
-      mint: mintAddress,
-      name: metadata.name,
-      symbol: metadata.symbol,
-      uri: metadata.uri,
-      supply: parsed.supply,
-      decimals: parsed.decimals,
-      ...(metadata.updateAuthority
-        ? { updateAuthority: metadata.updateAuthority.toBase58() as PublicKey }
-        : {}),
-      ...(parsed.mintAuthority ? { mintAuthority: parsed.mintAuthority.toBase58() as PublicKey } : {}),
-      ...(owner ? { owner } : {}),
-    });
+    return ok({ ...decoded, ...(owner ? { owner } : {}) });
   };
 
   /** Waits until the cluster reports the transaction (the localnet does at once). */
