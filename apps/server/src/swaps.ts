@@ -42,7 +42,13 @@ function seedsOf(config: ServerConfig, deps: ActionDeps): PoolSeed[] {
       if (parsed.isErr()) throw new Error(`pool seed ${a.code}-${b.code}: ${parsed.error.message}`);
       return parsed.value;
     };
-    return { tokenA: a.code, tokenB: b.code, reserveA: reserve(ra, a), reserveB: reserve(rb, b), feeBps: config.POOL_FEE_BPS };
+    return {
+      tokenA: a.code,
+      tokenB: b.code,
+      reserveA: reserve(ra, a),
+      reserveB: reserve(rb, b),
+      feeBps: config.POOL_FEE_BPS,
+    };
   });
 }
 
@@ -95,8 +101,10 @@ export async function composeSwaps(input: {
     const seeded = await seedPools(swapDeps, seedsOf(config, deps), {
       feeBufferLamports: BigInt(config.POOL_FEE_BUFFER_SOL) * 1_000_000_000n,
     });
-    if (seeded.isErr()) input.logger.warn({ code: seeded.error.code, message: seeded.error.message }, 'pool seeding failed');
-    else if (seeded.value.created.length > 0) input.logger.info({ pools: seeded.value.created }, 'pools seeded');
+    if (seeded.isErr())
+      input.logger.warn({ code: seeded.error.code, message: seeded.error.message }, 'pool seeding failed');
+    else if (seeded.value.created.length > 0)
+      input.logger.info({ pools: seeded.value.created }, 'pools seeded');
   }
   return {
     deps: swapDeps,

@@ -4,7 +4,12 @@
  * oauth4webapi. The wallet keeps its key so tests can also sign transactions with it.
  */
 import * as oauth from 'oauth4webapi';
-import { approveWithWallet, authorizeUrl, createTestWallet, type TestWallet } from '../fixtures/oauth-harness.js';
+import {
+  approveWithWallet,
+  authorizeUrl,
+  createTestWallet,
+  type TestWallet,
+} from '../fixtures/oauth-harness.js';
 
 export interface ClientToken {
   readonly accessToken: string;
@@ -40,7 +45,8 @@ export async function obtainAccessToken(
 ): Promise<ClientToken> {
   const wallet = options.wallet ?? (await createTestWallet());
   const http = {
-    fetch: ((input: string | URL | Request, init?: RequestInit) => fetch(input, { ...init, redirect: 'manual' })) as typeof fetch,
+    fetch: ((input: string | URL | Request, init?: RequestInit) =>
+      fetch(input, { ...init, redirect: 'manual' })) as typeof fetch,
     issuer: baseUrl,
   };
   const clientOptions = { [oauth.customFetch]: fetch, [oauth.allowInsecureRequests]: true };

@@ -8,6 +8,7 @@ import { createStandardWebhook } from '@token-actions/adapters';
 import {
   assembleTransaction,
   type ChainPort,
+  type Currencies,
   encodeBase58,
   fromBase64,
   messageSigners,
@@ -34,7 +35,7 @@ interface Delivery {
 
 let h: Harness;
 let token: ClientToken;
-let chain: ChainPort & { tick(slots?: number): void };
+let chain: ChainPort & { tick(slots?: number): void; currencies: Currencies };
 let receiver: Server;
 const deliveries: Delivery[] = [];
 let clientSecret = '';
@@ -46,7 +47,7 @@ async function b(method: string, path: string, body?: unknown, headers: Record<s
 }
 
 const balance = async (who: string, code: string) =>
-  (await chain.getBalance(who as PublicKey, chain.currencies!.byCode(code)!))._unsafeUnwrap();
+  (await chain.getBalance(who as PublicKey, chain.currencies.byCode(code)!))._unsafeUnwrap();
 
 /** What a wallet does with the returned transaction: sign the message into its own slot. */
 async function sign(wallet: TestWallet, base64: string): Promise<string> {
@@ -120,7 +121,7 @@ beforeAll(async () => {
   const client = await registerOAuthClient(h.baseUrl, ADMIN, { webhookUrl: hookUrl });
   token = await obtainAccessToken(h.baseUrl, client);
   clientSecret = (await b('GET', '/v1/webhooks/secret')).json.secret;
-  const c = chain.currencies!;
+  const c = chain.currencies;
   for (const [currency, amount] of [
     [c.native, 200_000_000_000n],
     [c.stable, 1_000_000_000n],
@@ -139,14 +140,29 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
   it('project pool: balances of user and pool change exactly as quoted', async () => {
     const info = await b('GET', '/v1/project/swap?tokenPair=USDC-SOL&amount=15');
     expect(info.status).toBe(200);
-    expect(info.json).toMatchObject({ tokenPair: 'USDC-SOL', pool: { id: 'SOL-USDC', feeBps: 30 }, page: 1, pageSize: 20 });
+    expect(info.json).toMatchObject({
+      tokenPair: 'USDC-SOL',
+      pool: { id: 'SOL-USDC', feeBps: 30 },
+      page: 1,
+      pageSize: 20,
+    });
     expect(info.json.rateLimit).toMatchObject({ limit: 100000 });
     const vault = info.json.pool.vault as string;
 
-    const firm = await b('POST', '/v1/project/swap', { tokenPair: 'USDC-SOL', amount: '15', slippageBps: 100 });
+    const firm = await b('POST', '/v1/project/swap', {
+      tokenPair: 'USDC-SOL',
+      amount: '15',
+      slippageBps: 100,
+    });
     expect(firm.status).toBe(200);
     const q = firm.json.quote;
-    expect(q).toMatchObject({ inputToken: 'USDC', outputToken: 'SOL', inAmount: '15000000', inAmountDecimal: '15', slippageBps: 100 });
+    expect(q).toMatchObject({
+      inputToken: 'USDC',
+      outputToken: 'SOL',
+      inAmount: '15000000',
+      inAmountDecimal: '15',
+      slippageBps: 100,
+    });
     expect(q.outAmount).toBe(info.json.quote.outAmount);
     expect(BigInt(q.minOutAmount)).toBe((BigInt(q.outAmount) * 9_900n) / 10_000n);
 
@@ -157,7 +173,10 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
       poolSol: await balance(vault, 'SOL'),
     };
     const signed = await sign(token.wallet, firm.json.transaction);
-    const exec = await b('POST', '/v1/swap/execute', { requestId: firm.json.requestId, signedTransaction: signed });
+    const exec = await b('POST', '/v1/swap/execute', {
+      requestId: firm.json.requestId,
+      signedTransaction: signed,
+    });
     expect(exec.status).toBe(200);
     expect(exec.json.transactionId).toBe(firm.json.transactionId);
     const tracked = await trackUntil(exec.json.transactionId, ['finalized', 'failed']);
@@ -170,7 +189,12 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
 
     const settled = await waitFor(async () => {
       const r = (await b('GET', '/v1/project/swap?tokenPair=SOL-USDC')).json;
-      return r.swaps.find((s: { requestId: string; status: string }) => s.requestId === firm.json.requestId && s.status === 'landed') ? r : undefined;
+      return r.swaps.find(
+        (s: { requestId: string; status: string }) =>
+          s.requestId === firm.json.requestId && s.status === 'landed',
+      )
+        ? r
+        : undefined;
     });
     expect(settled.pool.reservedOut).toBe('0');
     expect(BigInt(settled.pool.reserveIn)).toBe(20_000_000_000n - out);
@@ -181,7 +205,10 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
     expect(agg.status).toBe(200);
     expect(agg.json.provider).toBe('local');
     expect(agg.json.quote.route.map((r: { pool: string }) => r.pool)).toEqual(['USDC-PROJ', 'SOL-USDC']);
-    expect(agg.json.quote.routePlan[0].swapInfo).toMatchObject({ ammKey: 'USDC-PROJ', inAmount: '1000000000000' });
+    expect(agg.json.quote.routePlan[0].swapInfo).toMatchObject({
+      ammKey: 'USDC-PROJ',
+      inAmount: '1000000000000',
+    });
     const [hop1, hop2] = agg.json.quote.route;
     const usdcProj = (await pool('USDC-PROJ')).vault as string;
     const solUsdc = (await pool('SOL-USDC')).vault as string;
@@ -193,7 +220,10 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
       v2usdc: await balance(solUsdc, 'USDC'),
       v2sol: await balance(solUsdc, 'SOL'),
     };
-    const exec = await b('POST', '/v1/swap/execute', { requestId: agg.json.requestId, signedTransaction: await sign(token.wallet, agg.json.transaction) });
+    const exec = await b('POST', '/v1/swap/execute', {
+      requestId: agg.json.requestId,
+      signedTransaction: await sign(token.wallet, agg.json.transaction),
+    });
     expect(exec.status).toBe(200);
     const tracked = await trackUntil(exec.json.transactionId, ['finalized', 'failed']);
     expect(tracked.status).toBe('finalized');
@@ -211,7 +241,11 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
   it('honours every one that lands, never lets the vault fall below what is reserved, lands none twice', async () => {
     const vault = (await pool('SOL-USDC')).vault as string;
     const startBook = await pool('SOL-USDC');
-    const quotes = await Promise.all(Array.from({ length: 100 }, () => b('POST', '/v1/project/swap', { tokenPair: 'SOL-USDC', amount: '0.1' })));
+    const quotes = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        b('POST', '/v1/project/swap', { tokenPair: 'SOL-USDC', amount: '0.1' }),
+      ),
+    );
     const ok = quotes.filter((r) => r.status === 200).map((r) => r.json);
     const refused = quotes.filter((r) => r.status !== 200);
     expect(refused.every((r) => r.status === 422 && r.json.code === 'INSUFFICIENT_LIQUIDITY')).toBe(true);
@@ -228,9 +262,13 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
     const userUsdc = await balance(token.wallet.address, 'USDC');
     const vaultUsdc = await balance(vault, 'USDC');
     // Every quote is executed twice at once: one transaction each, whatever the race.
-    const signed = await Promise.all(ok.map(async (q) => ({ q, tx: await sign(token.wallet, q.transaction) })));
+    const signed = await Promise.all(
+      ok.map(async (q) => ({ q, tx: await sign(token.wallet, q.transaction) })),
+    );
     const execs = await Promise.all(
-      signed.flatMap(({ q, tx }) => [1, 2].map(() => b('POST', '/v1/swap/execute', { requestId: q.requestId, signedTransaction: tx }))),
+      signed.flatMap(({ q, tx }) =>
+        [1, 2].map(() => b('POST', '/v1/swap/execute', { requestId: q.requestId, signedTransaction: tx })),
+      ),
     );
     expect(execs.every((e) => e.status === 200)).toBe(true);
     for (let i = 0; i < ok.length; i++) {
@@ -255,6 +293,11 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
       return p.reservedOut === '0' ? p : undefined;
     });
     expect(BigInt(end.reserveOut)).toBe(BigInt(startBook.reserveOut) - promised);
+    console.info(
+      `must-show 2: ${quotes.length} concurrent quotes, ${ok.length} accepted, ${refused.length} refused; ` +
+        `promised ${promised} USDC units (${outs[0]}..${outs[outs.length - 1]} each) of ${startBook.reserveOut}; ` +
+        `${execs.length} executes -> ${new Set(execs.map((e) => e.json.transactionId)).size} transactions; book after: ${end.reserveOut}`,
+    );
     const history = (await b('GET', '/v1/project/swap?tokenPair=SOL-USDC&page=1&pageSize=100')).json;
     expect(history.total).toBeGreaterThanOrEqual(ok.length);
     expect(history.swaps).toHaveLength(100);
@@ -266,7 +309,10 @@ describe('must-show 3: expired quotes and tampered transactions are refused, not
     const firm = (await b('POST', '/v1/project/swap', { tokenPair: 'SOL-USDC', amount: '0.01' })).json;
     const signed = await sign(token.wallet, firm.transaction);
     chain.tick(200);
-    const exec = await b('POST', '/v1/swap/execute', { requestId: firm.requestId, signedTransaction: signed });
+    const exec = await b('POST', '/v1/swap/execute', {
+      requestId: firm.requestId,
+      signedTransaction: signed,
+    });
     expect(exec.status).toBe(409);
     expect(exec.json).toMatchObject({ code: 'QUOTE_EXPIRED', rateLimit: { limit: 100000 } });
     expect((await chain.getStatuses([firm.transactionId]))._unsafeUnwrap()[0]).toBeNull();
@@ -277,20 +323,35 @@ describe('must-show 3: expired quotes and tampered transactions are refused, not
     const firm = (await b('POST', '/v1/project/swap', { tokenPair: 'SOL-USDC', amount: '0.01' })).json;
     const signed = fromBase64(await sign(token.wallet, firm.transaction))!;
     const tamperedMessage = new Uint8Array(signed);
-    tamperedMessage[tamperedMessage.length - 5] ^= 0xff; // inside the last transfer's data: the amount
-    const r1 = await b('POST', '/v1/swap/execute', { requestId: firm.requestId, signedTransaction: toBase64(tamperedMessage) });
+    tamperedMessage[tamperedMessage.length - 5] = tamperedMessage[tamperedMessage.length - 5]! ^ 0xff; // inside the last transfer's data: the amount
+    const r1 = await b('POST', '/v1/swap/execute', {
+      requestId: firm.requestId,
+      signedTransaction: toBase64(tamperedMessage),
+    });
     expect(r1.status).toBe(400);
-    expect(r1.json).toMatchObject({ code: 'TRANSACTION_MISMATCH', message: 'transaction differs from the prepared one' });
+    expect(r1.json).toMatchObject({
+      code: 'TRANSACTION_MISMATCH',
+      message: 'transaction differs from the prepared one',
+    });
     const forged = new Uint8Array(signed);
-    forged[1 + 64 + 10] ^= 0x01; // the wallet's signature slot
-    const r2 = await b('POST', '/v1/swap/execute', { requestId: firm.requestId, signedTransaction: toBase64(forged) });
+    forged[1 + 64 + 10] = forged[1 + 64 + 10]! ^ 0x01; // the wallet's signature slot
+    const r2 = await b('POST', '/v1/swap/execute', {
+      requestId: firm.requestId,
+      signedTransaction: toBase64(forged),
+    });
     expect(r2.status).toBe(400);
     expect(r2.json.code).toBe('INVALID_SIGNATURE');
-    const r3 = await b('POST', '/v1/swap/execute', { requestId: firm.requestId, signedTransaction: 'not base64!' });
+    const r3 = await b('POST', '/v1/swap/execute', {
+      requestId: firm.requestId,
+      signedTransaction: 'not base64!',
+    });
     expect(r3.status).toBe(400);
     await sleep(500);
     expect((await chain.getStatuses([firm.transactionId]))._unsafeUnwrap()[0]).toBeNull();
-    const good = await b('POST', '/v1/swap/execute', { requestId: firm.requestId, signedTransaction: toBase64(signed) });
+    const good = await b('POST', '/v1/swap/execute', {
+      requestId: firm.requestId,
+      signedTransaction: toBase64(signed),
+    });
     expect(good.status).toBe(200);
     expect((await trackUntil(firm.transactionId, ['finalized'])).status).toBe('finalized');
   });
@@ -299,12 +360,17 @@ describe('must-show 3: expired quotes and tampered transactions are refused, not
 describe('must-show 4: the completion webhook', () => {
   const hook = createStandardWebhook(WEBHOOK_SECRET);
   const post = (body: string, headers: Record<string, string>) =>
-    fetch(`${h.baseUrl}/v1/webhooks/transaction-complete`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(
-      async (r) => ({ status: r.status, json: (await r.json()) as any }),
-    );
+    fetch(`${h.baseUrl}/v1/webhooks/transaction-complete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
 
   it('rejects a bad signature (401), missing headers (400) and a stale timestamp (401); ignores a duplicate id', async () => {
-    const body = JSON.stringify({ transactionId: encodeBase58(new Uint8Array(64).fill(3)), status: 'finalized' });
+    const body = JSON.stringify({
+      transactionId: encodeBase58(new Uint8Array(64).fill(3)),
+      status: 'finalized',
+    });
     const good = hook.sign('wh_dup_1', new Date(), body);
     const bad = { ...good, 'webhook-signature': good['webhook-signature']!.replace(/.{4}=$/, 'AAAA=') };
     expect((await post(body, bad)).status).toBe(401);
@@ -316,7 +382,11 @@ describe('must-show 4: the completion webhook', () => {
     expect(staleRes.json).toMatchObject({ code: 'WEBHOOK_SIGNATURE_INVALID', rateLimit: expect.any(Object) });
     const first = await post(body, good);
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ received: true, duplicate: false, results: [{ status: 'unknown', claimed: 'finalized' }] });
+    expect(first.json).toMatchObject({
+      received: true,
+      duplicate: false,
+      results: [{ status: 'unknown', claimed: 'finalized' }],
+    });
     const again = await post(body, good);
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ received: true, duplicate: true, results: [] });
@@ -331,16 +401,38 @@ describe('must-show 4: the completion webhook', () => {
     const a = (await b('POST', '/v1/project/swap', { tokenPair: 'USDC-SOL', amount })).json;
     const c = (await b('POST', '/v1/project/swap', { tokenPair: 'USDC-SOL', amount })).json;
     for (const q of [a, c]) {
-      expect((await b('POST', '/v1/swap/execute', { requestId: q.requestId, signedTransaction: await sign(token.wallet, q.transaction) })).status).toBe(200);
+      expect(
+        (
+          await b('POST', '/v1/swap/execute', {
+            requestId: q.requestId,
+            signedTransaction: await sign(token.wallet, q.transaction),
+          })
+        ).status,
+      ).toBe(200);
     }
     expect((await trackUntil(c.transactionId, ['failed'])).status).toBe('failed');
     const lie = JSON.stringify({ transactionId: c.transactionId, status: 'finalized', slot: 1 });
     const res = await post(lie, hook.sign('wh_lie', new Date(), lie));
     expect(res.status).toBe(200);
-    expect(res.json.results[0]).toMatchObject({ transactionId: c.transactionId, claimed: 'finalized', status: 'failed', swapStatus: 'failed' });
+    expect(res.json.results[0]).toMatchObject({
+      transactionId: c.transactionId,
+      claimed: 'finalized',
+      status: 'failed',
+      swapStatus: 'failed',
+    });
     expect((await h.call('GET', `/v1/api/transaction/track/${c.transactionId}`)).json.status).toBe('failed');
     // The Helius enhanced-transaction shape is read too.
-    const helius = JSON.stringify([{ signature: a.transactionId, slot: 5, timestamp: 1, type: 'TRANSFER', transactionError: null, nativeTransfers: [], tokenTransfers: [] }]);
+    const helius = JSON.stringify([
+      {
+        signature: a.transactionId,
+        slot: 5,
+        timestamp: 1,
+        type: 'TRANSFER',
+        transactionError: null,
+        nativeTransfers: [],
+        tokenTransfers: [],
+      },
+    ]);
     const hr = await post(helius, hook.sign('wh_helius', new Date(), helius));
     expect(hr.status).toBe(200);
     expect(hr.json.results[0]).toMatchObject({ transactionId: a.transactionId, claimed: 'finalized' });
@@ -358,10 +450,16 @@ describe('must-show 5: outbound notifications survive a receiver that fails the 
     expect(attempts).toHaveLength(4);
     expect(attempts.every((d) => d.verified)).toBe(true);
     const payload = JSON.parse(attempts[0]!.body);
-    expect(payload).toMatchObject({ type: expect.stringMatching(/^swap\.(landed|failed|expired)$/), data: { requestId: expect.any(String) } });
+    expect(payload).toMatchObject({
+      type: expect.stringMatching(/^swap\.(landed|failed|expired)$/),
+      data: { requestId: expect.any(String) },
+    });
     const gaps = attempts.slice(1).map((d, i) => d.at - attempts[i]!.at);
     expect(gaps[0]!).toBeGreaterThanOrEqual(90);
     expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
     expect(attempts.map((d) => d.body)).toEqual(Array(4).fill(attempts[0]!.body));
+    console.info(
+      `must-show 5: ${attempts.length} attempts of ${delivered}, gaps ${gaps.join(', ')} ms, statuses 500,500,500,204`,
+    );
   }, 40_000);
 });

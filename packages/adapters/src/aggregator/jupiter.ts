@@ -81,8 +81,12 @@ export function jupiterError(status: number, body: unknown): DomainError {
   const text = (parsed.success ? parsed.data.error : undefined)?.slice(0, 200);
   const detail = `${text ?? `HTTP ${status}`}${code ? ` (${code})` : ''}`;
   const context = { status, ...(code ? { errorCode: code } : {}) };
-  if (status === 429) return domainError('AGGREGATOR_UNAVAILABLE', 'the aggregator is rate limiting; retry shortly', { context });
-  if (code && NO_ROUTE.has(code)) return domainError('AGGREGATOR_NO_ROUTE', `aggregator: ${detail}`, { context });
+  if (status === 429)
+    return domainError('AGGREGATOR_UNAVAILABLE', 'the aggregator is rate limiting; retry shortly', {
+      context,
+    });
+  if (code && NO_ROUTE.has(code))
+    return domainError('AGGREGATOR_NO_ROUTE', `aggregator: ${detail}`, { context });
   if ((code && BAD_REQUEST.has(code)) || (status >= 400 && status < 500 && !code)) {
     return domainError('INVALID_INPUT', `aggregator rejected the request: ${detail}`, { context });
   }
@@ -214,7 +218,9 @@ export function createJupiterAggregator(config: JupiterAggregatorConfig): Aggreg
         const parsed = SwapSchema.safeParse(body);
         if (!parsed.success) return errAsync(unreadable('swap transaction'));
         if (parsed.data.simulationError !== undefined && parsed.data.simulationError !== null) {
-          return errAsync(domainError('SIMULATION_FAILED', 'the aggregator’s swap transaction fails in simulation'));
+          return errAsync(
+            domainError('SIMULATION_FAILED', 'the aggregator’s swap transaction fails in simulation'),
+          );
         }
         const wire = fromBase64(parsed.data.swapTransaction);
         if (!wire || wire.length < 66) return errAsync(unreadable('swap transaction'));
@@ -224,7 +230,9 @@ export function createJupiterAggregator(config: JupiterAggregatorConfig): Aggreg
           ...(parsed.data.prioritizationFeeLamports !== undefined
             ? { prioritizationFeeLamports: BigInt(parsed.data.prioritizationFeeLamports) }
             : {}),
-          ...(parsed.data.computeUnitLimit !== undefined ? { computeUnitLimit: parsed.data.computeUnitLimit } : {}),
+          ...(parsed.data.computeUnitLimit !== undefined
+            ? { computeUnitLimit: parsed.data.computeUnitLimit }
+            : {}),
           quote: request.quote,
           recorded: false,
         };

@@ -75,11 +75,15 @@ export function createLocalAggregator(deps: LocalAggregatorDeps): AggregatorPort
     quote(request) {
       const input = currencyOfMint(request.inputMint);
       const output = currencyOfMint(request.outputMint);
-      if (!input || !output) return errAsync(noRoute('token not tradable on the local pools (TOKEN_NOT_TRADABLE)'));
-      if (input === output) return errAsync(noRoute('input and output must differ (CIRCULAR_ARBITRAGE_IS_DISABLED)'));
+      if (!input || !output)
+        return errAsync(noRoute('token not tradable on the local pools (TOKEN_NOT_TRADABLE)'));
+      if (input === output)
+        return errAsync(noRoute('input and output must differ (CIRCULAR_ARBITRAGE_IS_DISABLED)'));
       return loadPools(deps).andThen((pools) =>
         bestRoute(deps, pools, { input, output }, request.amount, request.slippageBps)
-          .mapErr((e: DomainError) => (e.code === 'INSUFFICIENT_LIQUIDITY' ? noRoute(`no route: ${e.message}`) : e))
+          .mapErr((e: DomainError) =>
+            e.code === 'INSUFFICIENT_LIQUIDITY' ? noRoute(`no route: ${e.message}`) : e,
+          )
           .map((route: PricedRoute) => toQuote(route, request.amount, request.slippageBps)),
       );
     },
@@ -89,7 +93,9 @@ export function createLocalAggregator(deps: LocalAggregatorDeps): AggregatorPort
         const from = currencyOfMint(step.swapInfo.inputMint);
         const to = currencyOfMint(step.swapInfo.outputMint);
         if (!from || !to || (i > 0 && path[path.length - 1] !== from.code)) {
-          return errAsync(domainError('INVALID_INPUT', 'the quote’s route plan is not one of the local pools'));
+          return errAsync(
+            domainError('INVALID_INPUT', 'the quote’s route plan is not one of the local pools'),
+          );
         }
         if (i === 0) path.push(from.code);
         path.push(to.code);

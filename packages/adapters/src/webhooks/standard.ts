@@ -8,7 +8,11 @@ export const WEBHOOK_TOLERANCE_SEC = 5 * 60;
 
 export type WebhookVerification =
   | { readonly ok: true; readonly id: string; readonly timestamp: Date }
-  | { readonly ok: false; readonly reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature'; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly reason: 'missing_headers' | 'stale_timestamp' | 'bad_signature';
+      readonly message: string;
+    };
 
 /**
  * Standard Webhooks signing and verification (the `standardwebhooks` reference library):
@@ -31,7 +35,11 @@ export function createStandardWebhook(secret: string) {
       const ts = headers['webhook-timestamp'];
       const sig = headers['webhook-signature'];
       if (!id || !ts || !sig) {
-        return { ok: false, reason: 'missing_headers', message: 'webhook-id, webhook-timestamp and webhook-signature headers are required' };
+        return {
+          ok: false,
+          reason: 'missing_headers',
+          message: 'webhook-id, webhook-timestamp and webhook-signature headers are required',
+        };
       }
       try {
         webhook.verify(body, { 'webhook-id': id, 'webhook-timestamp': ts, 'webhook-signature': sig });
@@ -39,10 +47,19 @@ export function createStandardWebhook(secret: string) {
       } catch (error) {
         const message = error instanceof WebhookVerificationError ? error.message : 'invalid signature';
         if (/timestamp/i.test(message)) {
-          return { ok: false, reason: 'stale_timestamp', message: 'webhook-timestamp is outside the 5 minute tolerance' };
+          return {
+            ok: false,
+            reason: 'stale_timestamp',
+            message: 'webhook-timestamp is outside the 5 minute tolerance',
+          };
         }
-        if (/header/i.test(message)) return { ok: false, reason: 'missing_headers', message: 'webhook headers are malformed' };
-        return { ok: false, reason: 'bad_signature', message: 'webhook-signature does not match the payload' };
+        if (/header/i.test(message))
+          return { ok: false, reason: 'missing_headers', message: 'webhook headers are malformed' };
+        return {
+          ok: false,
+          reason: 'bad_signature',
+          message: 'webhook-signature does not match the payload',
+        };
       }
     },
   };
@@ -87,7 +104,8 @@ export function createWebhookSender(config: WebhookSenderConfig): WebhookSenderP
           await res.arrayBuffer().catch(() => undefined);
           return { statusCode: res.status };
         })(),
-        (cause): DomainError => domainError('INTERNAL', 'the webhook receiver could not be reached', { cause }),
+        (cause): DomainError =>
+          domainError('INTERNAL', 'the webhook receiver could not be reached', { cause }),
       );
     },
   };

@@ -1,4 +1,13 @@
-import { aggregatorSwap, executeSwap, splitWireTransaction, settleSwaps, sweepUnsettled, assembleTransaction, toBase64, type PublicKey } from '@token-actions/core';
+import {
+  aggregatorSwap,
+  executeSwap,
+  splitWireTransaction,
+  settleSwaps,
+  sweepUnsettled,
+  assembleTransaction,
+  toBase64,
+  type PublicKey,
+} from '@token-actions/core';
 import { createTestSwapDeps } from '@token-actions/core/testing';
 import { describe, expect, it } from 'vitest';
 import { createLocalAggregator } from '../../src/aggregator/index.js';
@@ -8,16 +17,40 @@ describe('local aggregator over the project pools', () => {
     // The direct SOL-PROJ pool prices PROJ at half what the USDC route pays.
     const t = await createTestSwapDeps({
       seeds: [
-        { tokenA: 'SOL', tokenB: 'USDC', reserveA: 1_000_000_000_000n, reserveB: 150_000_000_000n, feeBps: 30 },
-        { tokenA: 'SOL', tokenB: 'PROJ', reserveA: 1_000_000_000_000n, reserveB: 2_000_000_000_000_000n, feeBps: 30 },
-        { tokenA: 'USDC', tokenB: 'PROJ', reserveA: 150_000_000_000n, reserveB: 1_000_000_000_000_000n, feeBps: 30 },
+        {
+          tokenA: 'SOL',
+          tokenB: 'USDC',
+          reserveA: 1_000_000_000_000n,
+          reserveB: 150_000_000_000n,
+          feeBps: 30,
+        },
+        {
+          tokenA: 'SOL',
+          tokenB: 'PROJ',
+          reserveA: 1_000_000_000_000n,
+          reserveB: 2_000_000_000_000_000n,
+          feeBps: 30,
+        },
+        {
+          tokenA: 'USDC',
+          tokenB: 'PROJ',
+          reserveA: 150_000_000_000n,
+          reserveB: 1_000_000_000_000_000n,
+          feeBps: 30,
+        },
       ],
       aggregator: (deps) => createLocalAggregator(deps),
     });
     const user = (await t.keystore.create())._unsafeUnwrap();
     t.chain.credit(user, t.chain.currencies.native, 1_000_000_000n);
     t.chain.credit(user, t.chain.currencies.project, 1_000_000_000_000n);
-    const out = (await aggregatorSwap(t.swapDeps, { tokenPair: 'PROJ-SOL', amount: '1000' }, { subject: user, clientId: 'c' }))._unsafeUnwrap();
+    const out = (
+      await aggregatorSwap(
+        t.swapDeps,
+        { tokenPair: 'PROJ-SOL', amount: '1000' },
+        { subject: user, clientId: 'c' },
+      )
+    )._unsafeUnwrap();
     expect(out.quote.routePlan.map((s) => s.swapInfo.ammKey)).toEqual(['USDC-PROJ', 'SOL-USDC']);
     const [hop1, hop2] = out.request.hops;
     expect((await t.swaps.getPool('USDC-PROJ'))._unsafeUnwrap()!.reservedA).toBe(hop1!.outAmount);
@@ -30,7 +63,13 @@ describe('local aggregator over the project pools', () => {
     const sig = (await t.keystore.sign(user, parts.message))._unsafeUnwrap();
     const signed = toBase64(assembleTransaction(parts.message, [sig, ...parts.signatures.slice(1)]));
     const before = (await t.chain.getBalance(user, t.chain.currencies.native))._unsafeUnwrap();
-    const exec = (await executeSwap(t.swapDeps, { requestId: out.requestId, signedTransaction: signed }, { clientId: 'c' }))._unsafeUnwrap();
+    const exec = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: out.requestId, signedTransaction: signed },
+        { clientId: 'c' },
+      )
+    )._unsafeUnwrap();
     const after = (await t.chain.getBalance(user, t.chain.currencies.native))._unsafeUnwrap();
     expect(after - before).toBe(hop2!.outAmount - out.request.transaction!.feeLamports);
     t.chain.advance(40);
@@ -44,9 +83,23 @@ describe('local aggregator over the project pools', () => {
   it('quotes the direct pool when it pays more, and refuses unknown mints like Jupiter does', async () => {
     const t = await createTestSwapDeps({ aggregator: (deps) => createLocalAggregator(deps) });
     const agg = t.swapDeps.aggregator;
-    const q = (await agg.quote({ inputMint: t.chain.currencies.project.mint!, outputMint: 'So11111111111111111111111111111111111111112', amount: 10n ** 12n, slippageBps: 50 }))._unsafeUnwrap();
+    const q = (
+      await agg.quote({
+        inputMint: t.chain.currencies.project.mint!,
+        outputMint: 'So11111111111111111111111111111111111111112',
+        amount: 10n ** 12n,
+        slippageBps: 50,
+      })
+    )._unsafeUnwrap();
     expect(q.routePlan).toHaveLength(1);
-    const e = (await agg.quote({ inputMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v', outputMint: t.chain.currencies.project.mint!, amount: 1n, slippageBps: 50 }))._unsafeUnwrapErr();
+    const e = (
+      await agg.quote({
+        inputMint: 'EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v',
+        outputMint: t.chain.currencies.project.mint!,
+        amount: 1n,
+        slippageBps: 50,
+      })
+    )._unsafeUnwrapErr();
     expect(e.code).toBe('AGGREGATOR_NO_ROUTE');
   });
 });

@@ -281,6 +281,59 @@ describe.each(harnesses)('ChainPort contract: %s', (_name, make) => {
     expect(await balance(recipient.address, h.currencies.native)).toBe(SOL);
   });
 
+  it('settles a pool swap as one atomic transfers transaction: user -> vault, vault -> user', async () => {
+    const user = newKey();
+    const vault = newKey();
+    h.fund(user.address, 3n * SOL);
+    h.fund(vault.address, 2n * SOL);
+    const usdc = h.currencies.stable;
+    (await chain.airdrop(vault.address, usdc, 1_000_000_000n))._unsafeUnwrap();
+    const legs = [
+      { currency: h.currencies.native, from: user.address, to: vault.address, amount: SOL },
+      { currency: usdc, from: vault.address, to: user.address, amount: 149_401_047n },
+    ];
+    // The vault pays the fee (a firm quote): it signs first, the user second.
+    const prepared = (
+      await chain.prepare({ kind: 'transfers', legs }, { feePayer: vault.address, computeUnitPrice: 1_000n })
+    )._unsafeUnwrap();
+    expect(prepared.signers).toEqual([vault.address, user.address]);
+    const vaultSol = await balance(vault.address, h.currencies.native);
+    const id = await send(prepared, [vault, user]);
+    expect(await balance(user.address, h.currencies.native)).toBe(2n * SOL);
+    expect(await balance(user.address, usdc)).toBe(149_401_047n);
+    expect(await balance(vault.address, usdc)).toBe(1_000_000_000n - 149_401_047n);
+    const rent = vaultSol + SOL - prepared.feeLamports - (await balance(vault.address, h.currencies.native));
+    expect(rent).toBeGreaterThanOrEqual(0n); // the user's new token account, paid by the fee payer
+    h.advance(FINALITY);
+    expect(await status(id)).toMatchObject({ commitment: 'finalized' });
+
+    // All or nothing: a leg the sender cannot pay fails the whole transaction, the other leg too.
+    const second = (
+      await chain.prepare(
+        { kind: 'transfers', legs: [{ ...legs[0]!, amount: SOL / 2n }, { ...legs[1]!, amount: 100_000_000n }] },
+        { feePayer: vault.address, computeUnitPrice: 0n },
+      )
+    )._unsafeUnwrap();
+    const third = (
+      await chain.prepare(
+        { kind: 'transfers', legs: [{ ...legs[0]!, amount: SOL / 2n }, { ...legs[1]!, amount: 800_000_000n }] },
+        { feePayer: vault.address, computeUnitPrice: 0n },
+      )
+    )._unsafeUnwrap();
+    await send(second, [vault, user]);
+    const failed = await send(third, [vault, user]);
+    expect((await status(failed))?.error).toBeTruthy();
+    expect(await balance(user.address, usdc)).toBe(249_401_047n);
+    // A user-paid route: the user is the fee payer and signs first.
+    const userPaid = (
+      await chain.prepare({ kind: 'transfers', legs: [{ ...legs[1]!, amount: 1n }] }, { feePayer: user.address, computeUnitPrice: 0n })
+    )._unsafeUnwrap();
+    expect(userPaid.signers).toEqual([user.address, vault.address]);
+    expect(
+      (await chain.prepare({ kind: 'transfers', legs: [] }, { feePayer: user.address, computeUnitPrice: 0n }))._unsafeUnwrapErr().code,
+    ).toBe('INVALID_INPUT');
+  });
+
   it('mints an NFT: metadata readable, supply 1, decimals 0, no mint authority', async () => {
     const authority = newKey();
     const owner = newKey();

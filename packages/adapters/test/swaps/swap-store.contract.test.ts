@@ -11,7 +11,12 @@ import { createInMemorySwapStore, createInMemoryWebhookStore } from '@token-acti
 import { err, ok } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPgSwapStore, createPgWebhookStore, type SqlClient } from '../../src/store/index.js';
-import { createMigratedPglite, createPostgresSchema, POSTGRES_REACHABLE, randomPublicKey } from '../store/harness.js';
+import {
+  createMigratedPglite,
+  createPostgresSchema,
+  POSTGRES_REACHABLE,
+  randomPublicKey,
+} from '../store/harness.js';
 
 interface Variant {
   name: string;
@@ -64,17 +69,19 @@ function request(user: PublicKey, inAmount = 1_000n): NewSwapRequest {
 }
 
 /** A plan that takes `out` of USDC from pool `id` if it is free, like the pricing code would. */
-const take = (id: string, out: bigint, inAmount = 1_000n) => (pools: readonly { id: string; reserveB: bigint; reservedB: bigint }[]) => {
-  const pool = pools.find((p) => p.id === id)!;
-  if (pool.reserveB - pool.reservedB < out) return err(domainError('INSUFFICIENT_LIQUIDITY', 'not enough'));
-  return ok({
-    hops: [{ pool: id, inputToken: 'SOL', outputToken: 'USDC', inAmount, outAmount: out, feeAmount: 3n }],
-    outAmount: out,
-    minOutAmount: out,
-    feeAmount: 3n,
-    priceImpactPpm: 10n,
-  });
-};
+const take =
+  (id: string, out: bigint, inAmount = 1_000n) =>
+  (pools: readonly { id: string; reserveB: bigint; reservedB: bigint }[]) => {
+    const pool = pools.find((p) => p.id === id)!;
+    if (pool.reserveB - pool.reservedB < out) return err(domainError('INSUFFICIENT_LIQUIDITY', 'not enough'));
+    return ok({
+      hops: [{ pool: id, inputToken: 'SOL', outputToken: 'USDC', inAmount, outAmount: out, feeAmount: 3n }],
+      outAmount: out,
+      minOutAmount: out,
+      feeAmount: 3n,
+      priceImpactPpm: 10n,
+    });
+  };
 
 describe.each(variants)('swap store contract: $name', (variant) => {
   let opened: Awaited<ReturnType<Variant['open']>>;
@@ -87,94 +94,170 @@ describe.each(variants)('swap store contract: $name', (variant) => {
     const stores = variant.make(opened.sql);
     const id = `SOL-USDC-${++counter}`;
     const authority = randomPublicKey();
-    const created = u(await stores.swaps.ensurePool({ id, tokenA: 'SOL', tokenB: 'USDC', reserveA: 5_000_000n, reserveB, feeBps: 30, authority }));
+    const created = u(
+      await stores.swaps.ensurePool({
+        id,
+        tokenA: 'SOL',
+        tokenB: 'USDC',
+        reserveA: 5_000_000n,
+        reserveB,
+        feeBps: 30,
+        authority,
+      }),
+    );
     expect(created.created).toBe(true);
     return { ...stores, id, authority };
   };
 
-  it.skipIf(variant.skip)('books a pool once and reserves, attaches, submits and settles a swap', async () => {
-    const { swaps, id, authority } = await fresh();
-    expect(u(await swaps.ensurePool({ id, tokenA: 'SOL', tokenB: 'USDC', reserveA: 1n, reserveB: 1n, feeBps: 1, authority })).created).toBe(false);
-    const user = randomPublicKey();
-    const r = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 400n) }));
-    expect(r).toMatchObject({ status: 'prepared', outAmount: 400n, hops: [{ pool: id, outAmount: 400n }] });
-    expect(u(await swaps.getPool(id))!.reservedB).toBe(400n);
-    const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
-    const message = Uint8Array.from([1, 2, 3]);
-    const sig = crypto.getRandomValues(new Uint8Array(64));
-    const attached = await swaps.attachTransaction(r.requestId, {
-      message,
-      signers: [authority, user],
-      presigned: { [authority]: sig },
-      blockhash: 'bh',
-      lastValidBlockHeight: 150n,
-      feeLamports: 10_000n,
-      computeUnitLimit: 70_000,
-      computeUnitPrice: 1_000n,
-      transactionId: encodeBase58(sig) as Signature,
-    });
-    expect(u(attached)).toBe(true);
-    const got = u(await swaps.get(r.requestId))!;
-    expect(got.transaction).toMatchObject({ signers: [authority, user], lastValidBlockHeight: 150n, transactionId: encodeBase58(sig) });
-    expect([...got.transaction!.message]).toEqual([1, 2, 3]);
-    expect(u(await swaps.findByTransaction(encodeBase58(sig) as Signature))?.requestId).toBe(r.requestId);
-    expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(true);
-    expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(false);
-    expect(u(await swaps.history(id, 1, 10))).toMatchObject({ total: 1 });
-    expect(u(await swaps.listOpen(100)).some((x) => x.requestId === r.requestId)).toBe(true);
-    expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(true);
-    expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(false);
-    expect(u(await swaps.settle(r.requestId, 'failed'))).toBe(false);
-    const pool = u(await swaps.getPool(id))!;
-    expect(pool).toMatchObject({ reserveA: 5_001_000n, reserveB: 999_600n, reservedA: 0n, reservedB: 0n });
-    expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).toContain(r.requestId);
-    u(await swaps.markNotified(r.requestId, new Date()));
-    expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).not.toContain(r.requestId);
-  });
+  it.skipIf(variant.skip)(
+    'books a pool once and reserves, attaches, submits and settles a swap',
+    async () => {
+      const { swaps, id, authority } = await fresh();
+      expect(
+        u(
+          await swaps.ensurePool({
+            id,
+            tokenA: 'SOL',
+            tokenB: 'USDC',
+            reserveA: 1n,
+            reserveB: 1n,
+            feeBps: 1,
+            authority,
+          }),
+        ).created,
+      ).toBe(false);
+      const user = randomPublicKey();
+      const r = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 400n) }));
+      expect(r).toMatchObject({ status: 'prepared', outAmount: 400n, hops: [{ pool: id, outAmount: 400n }] });
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(400n);
+      const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
+      const message = Uint8Array.from([1, 2, 3]);
+      const sig = crypto.getRandomValues(new Uint8Array(64));
+      const attached = await swaps.attachTransaction(r.requestId, {
+        message,
+        signers: [authority, user],
+        presigned: { [authority]: sig },
+        blockhash: 'bh',
+        lastValidBlockHeight: 150n,
+        feeLamports: 10_000n,
+        computeUnitLimit: 70_000,
+        computeUnitPrice: 1_000n,
+        transactionId: encodeBase58(sig) as Signature,
+      });
+      expect(u(attached)).toBe(true);
+      const got = u(await swaps.get(r.requestId))!;
+      expect(got.transaction).toMatchObject({
+        signers: [authority, user],
+        lastValidBlockHeight: 150n,
+        transactionId: encodeBase58(sig),
+      });
+      expect([...got.transaction!.message]).toEqual([1, 2, 3]);
+      expect(u(await swaps.findByTransaction(encodeBase58(sig) as Signature))?.requestId).toBe(r.requestId);
+      expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(true);
+      expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(false);
+      expect(u(await swaps.history(id, 1, 10))).toMatchObject({ total: 1 });
+      expect(u(await swaps.listOpen(100)).some((x) => x.requestId === r.requestId)).toBe(true);
+      expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(true);
+      expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(false);
+      expect(u(await swaps.settle(r.requestId, 'failed'))).toBe(false);
+      const pool = u(await swaps.getPool(id))!;
+      expect(pool).toMatchObject({ reserveA: 5_001_000n, reserveB: 999_600n, reservedA: 0n, reservedB: 0n });
+      expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).toContain(r.requestId);
+      u(await swaps.markNotified(r.requestId, new Date()));
+      expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).not.toContain(r.requestId);
+    },
+  );
 
   it.skipIf(variant.skip)('releases on failure and expiry, and refuses a plan without writing', async () => {
     const { swaps, id } = await fresh();
-    const a = u(await swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 300n) }));
-    const b = u(await swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 200n) }));
+    const a = u(
+      await swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 300n) }),
+    );
+    const b = u(
+      await swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 200n) }),
+    );
     expect(u(await swaps.settle(a.requestId, 'failed', { error: 'boom' }))).toBe(true);
     expect(u(await swaps.settle(b.requestId, 'expired'))).toBe(true);
     expect(u(await swaps.getPool(id))).toMatchObject({ reserveB: 1_000_000n, reservedB: 0n });
     expect(u(await swaps.get(a.requestId))).toMatchObject({ status: 'failed', error: 'boom' });
-    const refused = await swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 2_000_000n) });
+    const refused = await swaps.reserve({
+      request: request(randomPublicKey()),
+      poolIds: [id],
+      plan: take(id, 2_000_000n),
+    });
     expect(refused._unsafeUnwrapErr().code).toBe('INSUFFICIENT_LIQUIDITY');
     expect(u(await swaps.getPool(id))!.reservedB).toBe(0n);
   });
 
-  it.skipIf(variant.skip)('serialises 60 concurrent reservations: the pool never promises more than it holds', async () => {
-    const { swaps, id } = await fresh(10_000n);
-    const results = await Promise.all(
-      Array.from({ length: 60 }, () => swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 250n) })),
-    );
-    const ok = results.filter((r) => r.isOk());
-    expect(ok).toHaveLength(40);
-    expect(results.filter((r) => r.isErr()).every((r) => r._unsafeUnwrapErr().code === 'INSUFFICIENT_LIQUIDITY')).toBe(true);
-    expect(u(await swaps.getPool(id))!.reservedB).toBe(10_000n);
-    // Two observers settling the same requests at once: each applies once.
-    const settled = await Promise.all(ok.flatMap((r) => [swaps.settle(u(r).requestId, 'landed'), swaps.settle(u(r).requestId, 'landed')]));
-    expect(settled.filter((s) => u(s)).length).toBe(40);
-    expect(u(await swaps.getPool(id))).toMatchObject({ reserveB: 0n, reservedB: 0n, reserveA: 5_040_000n });
-  });
+  it.skipIf(variant.skip)(
+    'serialises 60 concurrent reservations: the pool never promises more than it holds',
+    async () => {
+      const { swaps, id } = await fresh(10_000n);
+      const results = await Promise.all(
+        Array.from({ length: 60 }, () =>
+          swaps.reserve({ request: request(randomPublicKey()), poolIds: [id], plan: take(id, 250n) }),
+        ),
+      );
+      const ok = results.filter((r) => r.isOk());
+      expect(ok).toHaveLength(40);
+      expect(
+        results.filter((r) => r.isErr()).every((r) => r._unsafeUnwrapErr().code === 'INSUFFICIENT_LIQUIDITY'),
+      ).toBe(true);
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(10_000n);
+      // Two observers settling the same requests at once: each applies once.
+      const settled = await Promise.all(
+        ok.flatMap((r) => [swaps.settle(u(r).requestId, 'landed'), swaps.settle(u(r).requestId, 'landed')]),
+      );
+      expect(settled.filter((s) => u(s)).length).toBe(40);
+      expect(u(await swaps.getPool(id))).toMatchObject({ reserveB: 0n, reservedB: 0n, reserveA: 5_040_000n });
+    },
+  );
 
-  it.skipIf(variant.skip)('dedupes inbound webhook ids and leases, retries and kills deliveries', async () => {
-    const { webhooks } = variant.make(opened.sql);
-    const wid = `wh_${++counter}`;
-    expect(u(await webhooks.recordInbound(wid, new Date()))).toBe(true);
-    expect(u(await webhooks.recordInbound(wid, new Date()))).toBe(false);
-    const now = new Date('2030-01-01T00:00:00Z');
-    const id = `msg_${++counter}`;
-    const base = { id, clientId: 'c', url: 'http://127.0.0.1/x', eventType: 'swap.landed', payload: '{}', maxAttempts: 2, nextAttemptAt: now, createdAt: now };
-    expect(u(await webhooks.enqueue(base))).toBe(true);
-    expect(u(await webhooks.enqueue(base))).toBe(false);
-    const [c1, c2] = await Promise.all([webhooks.claimDue(now, 10, 30_000), webhooks.claimDue(now, 10, 30_000)]);
-    expect(u(c1).filter((d) => d.id === id).length + u(c2).filter((d) => d.id === id).length).toBe(1);
-    u(await webhooks.recordAttempt(id, { delivered: false, error: 'HTTP 500', statusCode: 500, nextAttemptAt: new Date(now.getTime() + 1000) }, now));
-    expect(u(await webhooks.get(id))).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500 });
-    u(await webhooks.recordAttempt(id, { delivered: false, error: 'HTTP 500' }, now));
-    expect(u(await webhooks.get(id))).toMatchObject({ status: 'dead', attempts: 2 });
-  });
+  it.skipIf(variant.skip)(
+    'dedupes inbound webhook ids and leases, retries and kills deliveries',
+    async () => {
+      const { webhooks } = variant.make(opened.sql);
+      const wid = `wh_${++counter}`;
+      expect(u(await webhooks.recordInbound(wid, new Date()))).toBe(true);
+      expect(u(await webhooks.recordInbound(wid, new Date()))).toBe(false);
+      const now = new Date('2030-01-01T00:00:00Z');
+      const id = `msg_${++counter}`;
+      const base = {
+        id,
+        clientId: 'c',
+        url: 'http://127.0.0.1/x',
+        eventType: 'swap.landed',
+        payload: '{}',
+        maxAttempts: 2,
+        nextAttemptAt: now,
+        createdAt: now,
+      };
+      expect(u(await webhooks.enqueue(base))).toBe(true);
+      expect(u(await webhooks.enqueue(base))).toBe(false);
+      const [c1, c2] = await Promise.all([
+        webhooks.claimDue(now, 10, 30_000),
+        webhooks.claimDue(now, 10, 30_000),
+      ]);
+      expect(u(c1).filter((d) => d.id === id).length + u(c2).filter((d) => d.id === id).length).toBe(1);
+      u(
+        await webhooks.recordAttempt(
+          id,
+          {
+            delivered: false,
+            error: 'HTTP 500',
+            statusCode: 500,
+            nextAttemptAt: new Date(now.getTime() + 1000),
+          },
+          now,
+        ),
+      );
+      expect(u(await webhooks.get(id))).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        lastStatusCode: 500,
+      });
+      u(await webhooks.recordAttempt(id, { delivered: false, error: 'HTTP 500' }, now));
+      expect(u(await webhooks.get(id))).toMatchObject({ status: 'dead', attempts: 2 });
+    },
+  );
 });

@@ -58,12 +58,23 @@ export function messageSigners(message: Uint8Array): Uint8Array[] | undefined {
 }
 
 /** Ed25519 check with the runtime's WebCrypto; false for a malformed key or signature. */
-export async function verifyEd25519(publicKey: string, message: Uint8Array, signature: Uint8Array): Promise<boolean> {
+export async function verifyEd25519(
+  publicKey: string,
+  message: Uint8Array,
+  signature: Uint8Array,
+): Promise<boolean> {
   const raw = decodeBase58(publicKey);
   if (!raw || raw.length !== 32 || signature.length !== 64) return false;
   try {
-    const key = await crypto.subtle.importKey('raw', raw as BufferSource, { name: 'Ed25519' }, false, ['verify']);
-    return await crypto.subtle.verify({ name: 'Ed25519' }, key, signature as BufferSource, message as BufferSource);
+    const key = await crypto.subtle.importKey('raw', raw as BufferSource, { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
+    return await crypto.subtle.verify(
+      { name: 'Ed25519' },
+      key,
+      signature as BufferSource,
+      message as BufferSource,
+    );
   } catch {
     return false;
   }

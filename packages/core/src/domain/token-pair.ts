@@ -35,7 +35,10 @@ export function parseTokenPair(currencies: Currencies, value: unknown): Result<T
   const output = currencies.byCode(parts[1]);
   if (!input || !output || input === output) {
     return err(
-      domainError('UNKNOWN_TOKEN_PAIR', `tokenPair "${value.slice(0, 32)}" is not supported; use one of ${pairs.join(', ')}`),
+      domainError(
+        'UNKNOWN_TOKEN_PAIR',
+        `tokenPair "${value.slice(0, 32)}" is not supported; use one of ${pairs.join(', ')}`,
+      ),
     );
   }
   return ok({ input, output });

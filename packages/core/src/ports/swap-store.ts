@@ -90,7 +90,19 @@ export interface SwapRequestRecord {
 
 export type NewSwapRequest = Omit<
   SwapRequestRecord,
-  'status' | 'transactionId' | 'transaction' | 'signedWire' | 'createdAt' | 'updatedAt' | 'notifiedAt' | 'error' | 'hops' | 'outAmount' | 'minOutAmount' | 'feeAmount' | 'priceImpactPpm'
+  | 'status'
+  | 'transactionId'
+  | 'transaction'
+  | 'signedWire'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'notifiedAt'
+  | 'error'
+  | 'hops'
+  | 'outAmount'
+  | 'minOutAmount'
+  | 'feeAmount'
+  | 'priceImpactPpm'
 >;
 
 /** What a reservation promises, computed on the locked pools. */

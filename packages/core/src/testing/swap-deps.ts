@@ -20,8 +20,20 @@ export interface TestSwapDeps extends TestDeps {
 /** The default seeds: 1,000 SOL : 150,000 USDC; 1,000 SOL : 1,000,000 PROJ; 150,000 USDC : 1,000,000 PROJ. */
 export const DEFAULT_POOL_SEEDS: readonly PoolSeed[] = [
   { tokenA: 'SOL', tokenB: 'USDC', reserveA: 1_000_000_000_000n, reserveB: 150_000_000_000n, feeBps: 30 },
-  { tokenA: 'SOL', tokenB: 'PROJ', reserveA: 1_000_000_000_000n, reserveB: 1_000_000_000_000_000n, feeBps: 30 },
-  { tokenA: 'USDC', tokenB: 'PROJ', reserveA: 150_000_000_000n, reserveB: 1_000_000_000_000_000n, feeBps: 30 },
+  {
+    tokenA: 'SOL',
+    tokenB: 'PROJ',
+    reserveA: 1_000_000_000_000n,
+    reserveB: 1_000_000_000_000_000n,
+    feeBps: 30,
+  },
+  {
+    tokenA: 'USDC',
+    tokenB: 'PROJ',
+    reserveA: 150_000_000_000n,
+    reserveB: 1_000_000_000_000_000n,
+    feeBps: 30,
+  },
 ];
 
 /** createTestDeps plus the swap ports (pool book, webhooks, OAuth clients) with pools seeded on the fake chain. */
@@ -54,7 +66,9 @@ export async function createTestSwapDeps(
     random: () => 0.5,
   };
   const swapDeps: SwapDeps = { ...base, aggregator: options.aggregator?.(base) ?? createFakeAggregator() };
-  const seeded = await seedPools(swapDeps, options.seeds ?? DEFAULT_POOL_SEEDS, { feeBufferLamports: 10_000_000_000n });
+  const seeded = await seedPools(swapDeps, options.seeds ?? DEFAULT_POOL_SEEDS, {
+    feeBufferLamports: 10_000_000_000n,
+  });
   if (seeded.isErr()) throw new Error(seeded.error.message);
   return {
     ...t,

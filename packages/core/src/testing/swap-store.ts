@@ -27,7 +27,9 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
   const copy = (r: SwapRequestRecord): SwapRequestRecord => ({
     ...r,
     hops: r.hops.map((h) => ({ ...h })),
-    ...(r.transaction ? { transaction: { ...r.transaction, message: new Uint8Array(r.transaction.message) } } : {}),
+    ...(r.transaction
+      ? { transaction: { ...r.transaction, message: new Uint8Array(r.transaction.message) } }
+      : {}),
     ...(r.signedWire ? { signedWire: new Uint8Array(r.signedWire) } : {}),
   });
   const put = (r: SwapRequestRecord) => {
@@ -56,8 +58,10 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
     },
     reserve({ request, poolIds, plan }) {
       const locked = [...new Set(poolIds)].sort().map((id) => pools.get(id));
-      if (locked.some((p) => !p)) return errAsync(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
-      if (requests.has(request.requestId)) return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
+      if (locked.some((p) => !p))
+        return errAsync(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
+      if (requests.has(request.requestId))
+        return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
       const planned = plan(locked.map((p) => ({ ...p! })));
       if (planned.isErr()) return errAsync(planned.error);
       const { hops, outAmount, minOutAmount, feeAmount, priceImpactPpm } = planned.value;
@@ -67,7 +71,9 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
         const outIsA = pool.tokenA === hop.outputToken;
         pools.set(pool.id, {
           ...pool,
-          ...(outIsA ? { reservedA: pool.reservedA + hop.outAmount } : { reservedB: pool.reservedB + hop.outAmount }),
+          ...(outIsA
+            ? { reservedA: pool.reservedA + hop.outAmount }
+            : { reservedB: pool.reservedB + hop.outAmount }),
           updatedAt: now(),
         });
       }
@@ -87,14 +93,20 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
       return okAsync(copy(record));
     },
     insertExternal(request) {
-      if (requests.has(request.requestId)) return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
+      if (requests.has(request.requestId))
+        return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
       put(request);
       return okAsync(copy(request));
     },
     attachTransaction(requestId, transaction) {
       const r = requests.get(requestId);
       if (!r || r.status !== 'prepared' || r.transaction) return okAsync(false);
-      put({ ...r, transaction, ...(transaction.transactionId ? { transactionId: transaction.transactionId } : {}), updatedAt: now() });
+      put({
+        ...r,
+        transaction,
+        ...(transaction.transactionId ? { transactionId: transaction.transactionId } : {}),
+        updatedAt: now(),
+      });
       return okAsync(true);
     },
     get(requestId) {
@@ -154,7 +166,10 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
         .filter((r) => r.hops.some((h) => h.pool === poolId))
         .filter((r) => r.status === 'submitted' || r.status === 'landed' || r.status === 'failed')
         .sort((a, b) => -byAge(a, b));
-      return okAsync({ items: all.slice((page - 1) * pageSize, page * pageSize).map(copy), total: all.length });
+      return okAsync({
+        items: all.slice((page - 1) * pageSize, page * pageSize).map(copy),
+        total: all.length,
+      });
     },
     listUnnotified(limit) {
       return okAsync(

@@ -33,7 +33,13 @@ export function createInMemoryWebhookStore(options: { clock?: ClockPort } = {}):
       const d = deliveries.get(id);
       if (!d || d.status !== 'pending') return okAsync(undefined);
       if (attempt.delivered) {
-        deliveries.set(id, { ...d, status: 'delivered', attempts: d.attempts + 1, deliveredAt: at, lastStatusCode: attempt.statusCode });
+        deliveries.set(id, {
+          ...d,
+          status: 'delivered',
+          attempts: d.attempts + 1,
+          deliveredAt: at,
+          lastStatusCode: attempt.statusCode,
+        });
       } else {
         deliveries.set(id, {
           ...d,

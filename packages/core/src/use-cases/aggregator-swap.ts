@@ -48,7 +48,12 @@ export function aggregatorSwap(
       slippageBps,
     });
     const requestId = deps.ids.next('swp');
-    const swap = yield* deps.aggregator.swap({ quote, userPublicKey: user, requestId, clientId: caller.clientId });
+    const swap = yield* deps.aggregator.swap({
+      quote,
+      userPublicKey: user,
+      requestId,
+      clientId: caller.clientId,
+    });
     if (swap.recorded) {
       const request = yield* deps.swaps.get(requestId);
       if (!request) return err(domainError('INTERNAL', 'the aggregator did not record the swap request'));
@@ -66,7 +71,9 @@ export function aggregatorSwap(
     const parts = splitWireTransaction(swap.swapTransaction);
     const signers = parts ? messageSigners(parts.message) : undefined;
     if (!parts || !signers) {
-      return err(domainError('AGGREGATOR_UNAVAILABLE', 'the aggregator returned a transaction that cannot be read'));
+      return err(
+        domainError('AGGREGATOR_UNAVAILABLE', 'the aggregator returned a transaction that cannot be read'),
+      );
     }
     const now = deps.clock.now();
     const request = yield* deps.swaps.insertExternal({

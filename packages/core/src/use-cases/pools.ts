@@ -31,7 +31,10 @@ export function seedPools(
     for (const seed of seeds) {
       const a = deps.currencies.byCode(seed.tokenA);
       const b = deps.currencies.byCode(seed.tokenB);
-      if (!a || !b || a === b) return err(domainError('INVALID_INPUT', `pool ${seed.tokenA}-${seed.tokenB} names unknown currencies`));
+      if (!a || !b || a === b)
+        return err(
+          domainError('INVALID_INPUT', `pool ${seed.tokenA}-${seed.tokenB} names unknown currencies`),
+        );
       const id = poolIdOf(deps.currencies, a, b);
       const reserveOf = (code: string) => (code === a.code ? seed.reserveA : seed.reserveB);
       const existing = yield* deps.swaps.getPool(id);
@@ -42,7 +45,8 @@ export function seedPools(
       const currencyB = deps.currencies.byCode(codeB)!;
       yield* deps.chain.airdrop(authority, currencyA, reserveOf(codeA));
       yield* deps.chain.airdrop(authority, currencyB, reserveOf(codeB));
-      if (options.feeBufferLamports > 0n) yield* deps.chain.airdrop(authority, deps.currencies.native, options.feeBufferLamports);
+      if (options.feeBufferLamports > 0n)
+        yield* deps.chain.airdrop(authority, deps.currencies.native, options.feeBufferLamports);
       const booked = yield* deps.swaps.ensurePool({
         id,
         tokenA: codeA,

@@ -26,10 +26,15 @@ type ExecDeps = Pick<SwapDeps, 'swaps' | 'chain' | 'store' | 'clock' | 'swapPoli
 
 const notFound = () => domainError('SWAP_NOT_FOUND', 'no swap request with this requestId for this client');
 const expired = () =>
-  domainError('QUOTE_EXPIRED', "quote expired: its blockhash is no longer valid; request a new quote");
+  domainError('QUOTE_EXPIRED', 'quote expired: its blockhash is no longer valid; request a new quote');
 
 /** The outbox row of a swap: recorded before the first send, so a restart resumes tracking it. */
-function outboxRecord(deps: ExecDeps, request: SwapRequestRecord, id: Signature, wire: Uint8Array): TransactionRecord {
+function outboxRecord(
+  deps: ExecDeps,
+  request: SwapRequestRecord,
+  id: Signature,
+  wire: Uint8Array,
+): TransactionRecord {
   const tx = request.transaction!;
   const now = deps.clock.now();
   return {
@@ -65,7 +70,10 @@ function recordAndSend(deps: ExecDeps, request: SwapRequestRecord, id: Signature
 }
 
 /** What a repeated execute answers: the transaction first executed, never another. */
-function existingOutcome(deps: ExecDeps, request: SwapRequestRecord): ResultAsync<ExecuteSwapOutcome, DomainError> {
+function existingOutcome(
+  deps: ExecDeps,
+  request: SwapRequestRecord,
+): ResultAsync<ExecuteSwapOutcome, DomainError> {
   return safeTry(async function* () {
     const id = request.transactionId ?? request.transaction?.transactionId;
     if (!id) return err(request.status === 'expired' ? expired() : notFound());
@@ -74,11 +82,21 @@ function existingOutcome(deps: ExecDeps, request: SwapRequestRecord): ResultAsyn
     }
     const tracked = await track(deps, { transactionId: id });
     if (tracked.isOk()) {
-      return ok({ requestId: request.requestId, transactionId: id, status: tracked.value.status, swapStatus: request.status });
+      return ok({
+        requestId: request.requestId,
+        transactionId: id,
+        status: tracked.value.status,
+        swapStatus: request.status,
+      });
     }
     if (request.status === 'expired') return err(expired());
     if (tracked.error.code !== 'TRANSACTION_NOT_FOUND') return err(tracked.error);
-    return ok({ requestId: request.requestId, transactionId: id, status: 'pending' as const, swapStatus: request.status });
+    return ok({
+      requestId: request.requestId,
+      transactionId: id,
+      status: 'pending' as const,
+      swapStatus: request.status,
+    });
   });
 }
 
@@ -104,7 +122,8 @@ export function executeSwap(
     if (!request || request.clientId !== caller.clientId) return err(notFound());
     const wire = fromBase64(input.signedTransaction);
     const parts = wire ? splitWireTransaction(wire) : undefined;
-    if (!parts) return err(domainError('INVALID_INPUT', 'signedTransaction is not a base64-encoded transaction'));
+    if (!parts)
+      return err(domainError('INVALID_INPUT', 'signedTransaction is not a base64-encoded transaction'));
     const tx = request.transaction;
     if (!tx) return err(expired());
     if (!bytesEqual(parts.message, tx.message) || parts.signatures.length !== tx.signers.length) {
@@ -121,7 +140,12 @@ export function executeSwap(
       }
       const theirs = parts.signatures[i]!;
       if (!(await verifyEd25519(signer, tx.message, theirs))) {
-        return err(domainError('INVALID_SIGNATURE', `the signature of ${signer} does not verify against the prepared transaction`));
+        return err(
+          domainError(
+            'INVALID_SIGNATURE',
+            `the signature of ${signer} does not verify against the prepared transaction`,
+          ),
+        );
       }
       signatures.push(theirs);
     }
@@ -139,6 +163,11 @@ export function executeSwap(
       return ok(yield* existingOutcome(deps, current ?? request));
     }
     const record = yield* recordAndSend(deps, { ...request, signedWire: signed }, id, signed);
-    return ok({ requestId: request.requestId, transactionId: id, status: record.status, swapStatus: 'submitted' as const });
+    return ok({
+      requestId: request.requestId,
+      transactionId: id,
+      status: record.status,
+      swapStatus: 'submitted' as const,
+    });
   });
 }

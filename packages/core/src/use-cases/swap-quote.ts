@@ -4,7 +4,14 @@ import { parseTokenPair, poolIdOf, type TokenPair } from '../domain/token-pair.j
 import { type DomainError, domainError } from '../errors.js';
 import type { PoolRecord, SwapHistoryPage } from '../ports/swap-store.js';
 import type { SwapCaller, SwapDeps } from './swap-deps.js';
-import { type BuiltSwap, type PricedRoute, parseSwapRequest, priceRoute, poolIdResolver, reserveAndBuild } from './swap-route.js';
+import {
+  type BuiltSwap,
+  type PricedRoute,
+  parseSwapRequest,
+  priceRoute,
+  poolIdResolver,
+  reserveAndBuild,
+} from './swap-route.js';
 
 export interface SwapInfoQuery {
   readonly tokenPair?: unknown;
@@ -25,7 +32,12 @@ export interface SwapInfo {
 
 const asParameterError = (e: DomainError) => domainError('INVALID_PARAMETERS', e.message);
 
-function positiveInt(value: unknown, field: string, fallback: number, max?: number): Result<number, DomainError> {
+function positiveInt(
+  value: unknown,
+  field: string,
+  fallback: number,
+  max?: number,
+): Result<number, DomainError> {
   if (value === undefined) return ok(fallback);
   const text = typeof value === 'number' ? String(value) : value;
   if (typeof text !== 'string' || !/^\d{1,9}$/.test(text) || Number(text) < 1) {
@@ -57,7 +69,9 @@ export function swapInfo(
       deps.swapPolicies.maxPageSize,
     );
     const amount =
-      query.amount === undefined ? undefined : yield* parseAmount(query.amount, pair.input).mapErr(asParameterError);
+      query.amount === undefined
+        ? undefined
+        : yield* parseAmount(query.amount, pair.input).mapErr(asParameterError);
     const poolId = poolIdOf(deps.currencies, pair.input, pair.output);
     const pool = yield* deps.swaps.getPool(poolId);
     if (!pool) return err(domainError('UNKNOWN_TOKEN_PAIR', `pool ${poolId} is not open`));
@@ -92,7 +106,10 @@ export interface ProjectSwapInput {
  * user signs the returned transaction and hands it to `executeSwap`.
  */
 export function projectSwap(
-  deps: Pick<SwapDeps, 'currencies' | 'swaps' | 'chain' | 'keystore' | 'fees' | 'clock' | 'ids' | 'swapPolicies'>,
+  deps: Pick<
+    SwapDeps,
+    'currencies' | 'swaps' | 'chain' | 'keystore' | 'fees' | 'clock' | 'ids' | 'swapPolicies'
+  >,
   input: ProjectSwapInput,
   caller: SwapCaller,
 ): ResultAsync<BuiltSwap, DomainError> {

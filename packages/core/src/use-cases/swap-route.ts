@@ -85,7 +85,14 @@ export function priceRoute(
         ),
       );
     }
-    hops.push({ pool: id, inputToken, outputToken, inAmount: carried, outAmount: q.outAmount, feeAmount: q.feeAmount });
+    hops.push({
+      pool: id,
+      inputToken,
+      outputToken,
+      inAmount: carried,
+      outAmount: q.outAmount,
+      feeAmount: q.feeAmount,
+    });
     keptPpm = (keptPpm * (1_000_000n - q.priceImpactPpm)) / 1_000_000n;
     carried = q.outAmount;
   }
@@ -103,11 +110,15 @@ export function priceRoute(
 /** The direct path and, through the third currency, the two-hop one. */
 export function candidatePaths(deps: Pick<SwapDeps, 'currencies'>, pair: TokenPair): string[][] {
   const mid = deps.currencies.all.find((c) => c !== pair.input && c !== pair.output);
-  return [[pair.input.code, pair.output.code], ...(mid ? [[pair.input.code, mid.code, pair.output.code]] : [])];
+  return [
+    [pair.input.code, pair.output.code],
+    ...(mid ? [[pair.input.code, mid.code, pair.output.code]] : []),
+  ];
 }
 
 export function poolIdResolver(deps: Pick<SwapDeps, 'currencies'>) {
-  return (a: string, b: string) => poolIdOf(deps.currencies, deps.currencies.byCode(a)!, deps.currencies.byCode(b)!);
+  return (a: string, b: string) =>
+    poolIdOf(deps.currencies, deps.currencies.byCode(a)!, deps.currencies.byCode(b)!);
 }
 
 /** Picks the path that pays the most; the direct pool when it ties. */
@@ -119,7 +130,9 @@ export function bestRoute(
   slippageBps: number,
 ): Result<PricedRoute, DomainError> {
   const resolve = poolIdResolver(deps);
-  const priced = candidatePaths(deps, pair).map((path) => priceRoute(pools, resolve, path, amount, slippageBps));
+  const priced = candidatePaths(deps, pair).map((path) =>
+    priceRoute(pools, resolve, path, amount, slippageBps),
+  );
   const good = priced.filter((r) => r.isOk()).map((r) => r._unsafeUnwrap());
   if (good.length === 0) return priced[0]!;
   return ok(good.reduce((best, r) => (r.outAmount > best.outAmount ? r : best)));
@@ -147,11 +160,16 @@ export function parseSwapRequest(
   );
 }
 
-export function parseSlippage(deps: Pick<SwapDeps, 'swapPolicies'>, value: unknown): Result<number, DomainError> {
+export function parseSlippage(
+  deps: Pick<SwapDeps, 'swapPolicies'>,
+  value: unknown,
+): Result<number, DomainError> {
   if (value === undefined) return ok(deps.swapPolicies.defaultSlippageBps);
   const max = deps.swapPolicies.maxSlippageBps;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
-    return err(domainError('INVALID_INPUT', `slippageBps must be a whole number of basis points from 0 to ${max}`));
+    return err(
+      domainError('INVALID_INPUT', `slippageBps must be a whole number of basis points from 0 to ${max}`),
+    );
   }
   return ok(value);
 }
@@ -167,7 +185,8 @@ function legsOf(
   hops.forEach((hop, i) => {
     const vault = authorities.get(hop.pool)!;
     // The first hop is paid by the user; a later hop by the previous pool's vault, straight across.
-    if (i === 0) legs.push({ currency: currency(hop.inputToken), from: user, to: vault, amount: hop.inAmount });
+    if (i === 0)
+      legs.push({ currency: currency(hop.inputToken), from: user, to: vault, amount: hop.inAmount });
     const next = hops[i + 1];
     const to = next ? authorities.get(next.pool)! : user;
     legs.push({ currency: currency(hop.outputToken), from: vault, to, amount: hop.outAmount });
@@ -251,9 +270,15 @@ function buildReserved(
   feePayerKind: 'pool' | 'user',
 ): ResultAsync<BuiltSwap, DomainError> {
   return safeTry(async function* () {
-    const intent = { kind: 'transfers' as const, legs: legsOf(deps, request.hops, authorities, request.user) };
+    const intent = {
+      kind: 'transfers' as const,
+      legs: legsOf(deps, request.hops, authorities, request.user),
+    };
     const feePayer = feePayerKind === 'pool' ? authorities.get(request.hops[0]!.pool)! : request.user;
-    const computeUnitPrice = yield* deps.fees.computeUnitPrice(deps.swapPolicies.priority, writableOf(intent));
+    const computeUnitPrice = yield* deps.fees.computeUnitPrice(
+      deps.swapPolicies.priority,
+      writableOf(intent),
+    );
     const prepared = yield* deps.chain.prepare(intent, { feePayer, computeUnitPrice });
     const pools = new Set(authorities.values());
     const presigned: Record<string, Uint8Array> = { ...prepared.presigned };
@@ -278,9 +303,15 @@ function buildReserved(
     };
     const attached = yield* deps.swaps.attachTransaction(request.requestId, transaction);
     if (!attached) {
-      return err(domainError('QUOTE_EXPIRED', 'the quote expired before its transaction was built; request a new one'));
+      return err(
+        domainError('QUOTE_EXPIRED', 'the quote expired before its transaction was built; request a new one'),
+      );
     }
-    return ok({ request: { ...request, transaction }, transaction, wire: assembleTransaction(prepared.message, signatures) });
+    return ok({
+      request: { ...request, transaction },
+      transaction,
+      wire: assembleTransaction(prepared.message, signatures),
+    });
   });
 }
 

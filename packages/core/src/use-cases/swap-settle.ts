@@ -70,10 +70,15 @@ export function settleRequests(
       if (!outcome && !ids[i]) {
         // No id to look for (a user-paid route not executed here, or a transaction never built):
         // release once its blockhash, or for an unbuilt one its time, has passed.
-        if (tx ? height > tx.lastValidBlockHeight : now.getTime() > request.expiresAt.getTime()) outcome = 'expired';
+        if (tx ? height > tx.lastValidBlockHeight : now.getTime() > request.expiresAt.getTime())
+          outcome = 'expired';
       }
       if (!outcome) continue;
-      const moved = yield* deps.swaps.settle(request.requestId, outcome, errors[i] ? { error: errors[i] } : {});
+      const moved = yield* deps.swaps.settle(
+        request.requestId,
+        outcome,
+        errors[i] ? { error: errors[i] } : {},
+      );
       if (moved) settled++;
     }
     return ok({ settled });
@@ -81,14 +86,20 @@ export function settleRequests(
 }
 
 /** One pass over the open requests (the worker calls it after the tracking pass). */
-export function settleSwaps(deps: SettleDeps, limit = 1_000): ResultAsync<{ open: number; settled: number }, DomainError> {
+export function settleSwaps(
+  deps: SettleDeps,
+  limit = 1_000,
+): ResultAsync<{ open: number; settled: number }, DomainError> {
   return deps.swaps
     .listOpen(limit)
     .andThen((open) => settleRequests(deps, open).map(({ settled }) => ({ open: open.length, settled })));
 }
 
 /** Settles the swap a transaction belongs to, if any (used when a notification arrives). */
-export function settleSwapOf(deps: SettleDeps, id: Signature): ResultAsync<SwapRequestRecord | null, DomainError> {
+export function settleSwapOf(
+  deps: SettleDeps,
+  id: Signature,
+): ResultAsync<SwapRequestRecord | null, DomainError> {
   return deps.swaps.findByTransaction(id).andThen((request) => {
     if (!request || (request.status !== 'prepared' && request.status !== 'submitted')) {
       return deps.swaps.findByTransaction(id);

@@ -29,7 +29,12 @@ async function withUser(t: TestSwapDeps, sol = 100_000_000_000n, usdc = 10_000_0
 }
 
 /** What a wallet does: sign the message of the returned transaction into its own slot. */
-async function walletSigns(t: TestSwapDeps, user: PublicKey, wire: Uint8Array, signers: readonly PublicKey[]) {
+async function walletSigns(
+  t: TestSwapDeps,
+  user: PublicKey,
+  wire: Uint8Array,
+  signers: readonly PublicKey[],
+) {
   const parts = splitWireTransaction(wire)!;
   const sigs = [...parts.signatures];
   const mine = (await t.keystore.sign(user, parts.message))._unsafeUnwrap();
@@ -70,15 +75,29 @@ describe('firm quote from the project pool', () => {
     };
     const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
     const executedBefore = t.chain.executedCount();
-    const out = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    const out = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: signed },
+        caller(user),
+      )
+    )._unsafeUnwrap();
     expect(out.transactionId).toBe(built.transaction.transactionId);
-    const again = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    const again = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: signed },
+        caller(user),
+      )
+    )._unsafeUnwrap();
     expect(again.transactionId).toBe(out.transactionId);
     expect(t.chain.executedCount()).toBe(executedBefore + 1);
     expect(await balance(t, user, 'SOL')).toBe(before.userSol - 1_000_000_000n);
     expect(await balance(t, user, 'USDC')).toBe(before.userUsdc + 149_401_047n);
     expect(await balance(t, pool, 'USDC')).toBe(before.poolUsdc - 149_401_047n);
-    expect(await balance(t, pool, 'SOL')).toBe(before.poolSol + 1_000_000_000n - built.transaction.feeLamports);
+    expect(await balance(t, pool, 'SOL')).toBe(
+      before.poolSol + 1_000_000_000n - built.transaction.feeLamports,
+    );
 
     expect(await settleAll(t)).toMatchObject({ settled: 1 });
     const book = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
@@ -92,21 +111,50 @@ describe('firm quote from the project pool', () => {
   it('refuses a transaction whose message differs, a bad signature, and an expired quote; sends nothing', async () => {
     const t = await createTestSwapDeps();
     const user = await withUser(t);
-    const built = (await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '10' }, caller(user)))._unsafeUnwrap();
+    const built = (
+      await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '10' }, caller(user))
+    )._unsafeUnwrap();
     const executed = t.chain.executedCount();
     const signed = fromBase64(await walletSigns(t, user, built.wire, built.transaction.signers))!;
     const tampered = new Uint8Array(signed);
     tampered[tampered.length - 3] ^= 1;
-    const e1 = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(tampered) }, caller(user)))._unsafeUnwrapErr();
-    expect(e1).toMatchObject({ code: 'TRANSACTION_MISMATCH', message: 'transaction differs from the prepared one' });
+    const e1 = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: toBase64(tampered) },
+        caller(user),
+      )
+    )._unsafeUnwrapErr();
+    expect(e1).toMatchObject({
+      code: 'TRANSACTION_MISMATCH',
+      message: 'transaction differs from the prepared one',
+    });
     const badSig = new Uint8Array(signed);
     badSig[1 + 64 + 5] ^= 1;
-    const e2 = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(badSig) }, caller(user)))._unsafeUnwrapErr();
+    const e2 = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: toBase64(badSig) },
+        caller(user),
+      )
+    )._unsafeUnwrapErr();
     expect(e2.code).toBe('INVALID_SIGNATURE');
-    const other = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(signed) }, { clientId: 'someone-else' }))._unsafeUnwrapErr();
+    const other = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: toBase64(signed) },
+        { clientId: 'someone-else' },
+      )
+    )._unsafeUnwrapErr();
     expect(other.code).toBe('SWAP_NOT_FOUND');
     t.chain.advance(200);
-    const e3 = (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: toBase64(signed) }, caller(user)))._unsafeUnwrapErr();
+    const e3 = (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: toBase64(signed) },
+        caller(user),
+      )
+    )._unsafeUnwrapErr();
     expect(e3.code).toBe('QUOTE_EXPIRED');
     expect(t.chain.executedCount()).toBe(executed);
     expect((await t.swaps.get(built.request.requestId))._unsafeUnwrap()!.status).toBe('expired');
@@ -118,22 +166,29 @@ describe('firm quote from the project pool', () => {
       { tokenA: 'SOL', tokenB: 'USDC', reserveA: 10_000_000_000n, reserveB: 1_500_000_000n, feeBps: 30 },
     ];
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.bigInt({ min: 1_000n, max: 50_000_000_000n }), { minLength: 1, maxLength: 30 }), async (amounts) => {
-        const t = await createTestSwapDeps({ seeds: small });
-        const user = await withUser(t, 10n ** 15n);
-        const results = await Promise.all(
-          amounts.map((a) =>
-            projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: (Number(a) / 1e9).toFixed(9) }, caller(user)),
-          ),
-        );
-        const ok = results.filter((r) => r.isOk()).map((r) => r._unsafeUnwrap());
-        const pool = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
-        const promised = ok.reduce((s, b) => s + b.request.outAmount, 0n);
-        expect(pool.reservedB).toBe(promised);
-        expect(promised).toBeLessThan(pool.reserveB);
-        expect(promised).toBeLessThanOrEqual(await balance(t, pool.authority, 'USDC'));
-        expect(new Set(ok.map((b) => b.transaction.transactionId)).size).toBe(ok.length);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.bigInt({ min: 1_000n, max: 50_000_000_000n }), { minLength: 1, maxLength: 30 }),
+        async (amounts) => {
+          const t = await createTestSwapDeps({ seeds: small });
+          const user = await withUser(t, 10n ** 15n);
+          const results = await Promise.all(
+            amounts.map((a) =>
+              projectSwap(
+                t.swapDeps,
+                { tokenPair: 'SOL-USDC', amount: (Number(a) / 1e9).toFixed(9) },
+                caller(user),
+              ),
+            ),
+          );
+          const ok = results.filter((r) => r.isOk()).map((r) => r._unsafeUnwrap());
+          const pool = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
+          const promised = ok.reduce((s, b) => s + b.request.outAmount, 0n);
+          expect(pool.reservedB).toBe(promised);
+          expect(promised).toBeLessThan(pool.reserveB);
+          expect(promised).toBeLessThanOrEqual(await balance(t, pool.authority, 'USDC'));
+          expect(new Set(ok.map((b) => b.transaction.transactionId)).size).toBe(ok.length);
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -142,7 +197,8 @@ describe('firm quote from the project pool', () => {
 describe('swap information', () => {
   it('answers 400-class for a bad pair and 422-class for bad parameters', async () => {
     const t = await createTestSwapDeps();
-    const code = async (q: Record<string, unknown>) => (await swapInfo(t.swapDeps, q))._unsafeUnwrapErr().code;
+    const code = async (q: Record<string, unknown>) =>
+      (await swapInfo(t.swapDeps, q))._unsafeUnwrapErr().code;
     expect(await code({ tokenPair: 'SOL-BTC' })).toBe('UNKNOWN_TOKEN_PAIR');
     expect(await code({ tokenPair: 'SOLUSDC' })).toBe('UNKNOWN_TOKEN_PAIR');
     expect(await code({ tokenPair: 'SOL-SOL' })).toBe('UNKNOWN_TOKEN_PAIR');
@@ -169,11 +225,21 @@ describe('completion notifications', () => {
     const t = await createTestSwapDeps();
     const user = await withUser(t, 100_000_000_000n, 100_000_000n);
     // Two quotes each spending all 100 USDC: the second lands failed.
-    const a = (await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user)))._unsafeUnwrap();
-    const b = (await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user)))._unsafeUnwrap();
+    const a = (
+      await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user))
+    )._unsafeUnwrap();
+    const b = (
+      await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user))
+    )._unsafeUnwrap();
     for (const built of [a, b]) {
       const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
-      (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+      (
+        await executeSwap(
+          t.swapDeps,
+          { requestId: built.request.requestId, signedTransaction: signed },
+          caller(user),
+        )
+      )._unsafeUnwrap();
     }
     const failedId = b.transaction.transactionId as Signature;
     const claims = parseCompletionPayload({ transactionId: failedId, status: 'finalized' })._unsafeUnwrap();
@@ -201,9 +267,17 @@ describe('outbound notifications', () => {
       createdAt: new Date(),
     });
     const user = await withUser(t);
-    const built = (await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user)))._unsafeUnwrap();
+    const built = (
+      await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user))
+    )._unsafeUnwrap();
     const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
-    (await executeSwap(t.swapDeps, { requestId: built.request.requestId, signedTransaction: signed }, caller(user)))._unsafeUnwrap();
+    (
+      await executeSwap(
+        t.swapDeps,
+        { requestId: built.request.requestId, signedTransaction: signed },
+        caller(user),
+      )
+    )._unsafeUnwrap();
     await settleAll(t);
     expect((await notifySwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ queued: 1 });
     expect((await notifySwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ queued: 0 });
@@ -223,7 +297,11 @@ describe('outbound notifications', () => {
     expect(t.sender.sent.map((s) => s.id)).toEqual(Array(4).fill(d.id));
     expect(JSON.parse(t.sender.sent[0]!.payload)).toMatchObject({
       type: 'swap.landed',
-      data: { requestId: built.request.requestId, transactionId: built.transaction.transactionId, transactionStatus: 'finalized' },
+      data: {
+        requestId: built.request.requestId,
+        transactionId: built.transaction.transactionId,
+        transactionStatus: 'finalized',
+      },
     });
     expect(retryDelayMs({ webhookRetryBaseMs: 1000, webhookRetryMaxMs: 5000 }, 10, () => 1)).toBe(5000);
   });
@@ -234,10 +312,28 @@ describe('aggregator swap through the port', () => {
     const t = await createTestSwapDeps();
     const user = await withUser(t);
     const agg = createFakeAggregator({
-      quotes: [{ code: 'AGGREGATOR_NO_ROUTE', message: 'aggregator: Could not find any route (COULD_NOT_FIND_ANY_ROUTE)' }],
+      quotes: [
+        {
+          code: 'AGGREGATOR_NO_ROUTE',
+          message: 'aggregator: Could not find any route (COULD_NOT_FIND_ANY_ROUTE)',
+        },
+      ],
     });
-    const e = (await aggregatorSwap({ ...t.swapDeps, aggregator: agg }, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user)))._unsafeUnwrapErr();
+    const e = (
+      await aggregatorSwap(
+        { ...t.swapDeps, aggregator: agg },
+        { tokenPair: 'SOL-USDC', amount: '1' },
+        caller(user),
+      )
+    )._unsafeUnwrapErr();
     expect(e.code).toBe('AGGREGATOR_NO_ROUTE');
-    expect(agg.calls[0]).toMatchObject({ method: 'quote', request: { inputMint: 'So11111111111111111111111111111111111111112', amount: 1_000_000_000n, slippageBps: 50 } });
+    expect(agg.calls[0]).toMatchObject({
+      method: 'quote',
+      request: {
+        inputMint: 'So11111111111111111111111111111111111111112',
+        amount: 1_000_000_000n,
+        slippageBps: 50,
+      },
+    });
   });
 });

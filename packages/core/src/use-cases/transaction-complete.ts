@@ -23,7 +23,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 function optionalSlot(v: unknown, where: string): Result<number | undefined, DomainError> {
   if (v === undefined || v === null) return ok(undefined);
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? ok(v) : err(invalid(`${where}slot must be a non-negative integer`));
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0
+    ? ok(v)
+    : err(invalid(`${where}slot must be a non-negative integer`));
 }
 
 /**
@@ -59,7 +61,12 @@ export function parseCompletionPayload(body: unknown): Result<readonly Completio
   }
   const slot = optionalSlot(body.slot, '');
   if (slot.isErr()) return err(slot.error);
-  if (body.error !== undefined && body.error !== null && typeof body.error !== 'string' && !isObject(body.error)) {
+  if (
+    body.error !== undefined &&
+    body.error !== null &&
+    typeof body.error !== 'string' &&
+    !isObject(body.error)
+  ) {
     return err(invalid('error must be a string or an object'));
   }
   return ok([

@@ -1,5 +1,5 @@
 import { ok, type ResultAsync, safeTry } from 'neverthrow';
-import { type DomainError, domainError } from '../errors.js';
+import type { DomainError } from '../errors.js';
 import type { SwapDeps, SwapPolicies } from './swap-deps.js';
 
 /** Exponential backoff with jitter: base * 2^(attempt-1), capped, then drawn from its upper half. */
@@ -64,4 +64,3 @@ export function deliverWebhooks(
   });
 }
 
-export const webhookSendFailed = (why: string) => domainError('INTERNAL', `webhook delivery failed: ${why}`);

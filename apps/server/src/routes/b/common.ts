@@ -32,12 +32,17 @@ export const errorsB = {
   429: err('Rate limit reached (Retry-After)'),
   500: err('Server error'),
 } as const;
-export const extraError = (status: 404 | 409 | 413 | 422 | 502, description: string) => ({ [status]: err(description) });
+export const extraError = (status: 404 | 409 | 413 | 422 | 502, description: string) => ({
+  [status]: err(description),
+});
 
 /** Body validation failures of interface B answer 400 `{code, message}` (the guard adds rateLimit). */
 export const interfaceBHook: Hook<unknown, Env, string, unknown> = (result, c) => {
   if (!result.success) {
-    return c.json({ code: 'INVALID_INPUT', message: `invalid request: ${describeIssues(result.error.issues)}` }, 400);
+    return c.json(
+      { code: 'INVALID_INPUT', message: `invalid request: ${describeIssues(result.error.issues)}` },
+      400,
+    );
   }
 };
 
@@ -45,7 +50,9 @@ export const interfaceBHook: Hook<unknown, Env, string, unknown> = (result, c) =
 export function errorB(c: Context, error: DomainError) {
   const status = statusOf(error.code);
   const message =
-    status >= 500 && status !== 502 ? 'the service could not complete the operation; retry shortly' : error.message;
+    status >= 500 && status !== 502
+      ? 'the service could not complete the operation; retry shortly'
+      : error.message;
   return c.json({ code: status >= 500 && status !== 502 ? 'INTERNAL' : error.code, message }, status);
 }
 
@@ -132,7 +139,9 @@ export function swapView(currencies: Currencies, r: SwapRequestRecord) {
   };
 }
 
-const units = z.string().openapi({ description: 'Base units, a decimal integer string', example: '149401047' });
+const units = z
+  .string()
+  .openapi({ description: 'Base units, a decimal integer string', example: '149401047' });
 const decimal = z.string().openapi({ description: 'The same amount in whole units', example: '149.401047' });
 const Hop = z
   .object({
@@ -185,10 +194,17 @@ export const SwapItem = z
 
 export const SwapRequestBody = z
   .strictObject({
-    tokenPair: z.string().openapi({ description: 'INPUT-OUTPUT tickers, e.g. SOL-USDC', example: 'SOL-USDC' }),
-    amount: z.string().openapi({ description: 'Input amount in whole units, a decimal string', example: '1.5' }),
+    tokenPair: z
+      .string()
+      .openapi({ description: 'INPUT-OUTPUT tickers, e.g. SOL-USDC', example: 'SOL-USDC' }),
+    amount: z
+      .string()
+      .openapi({ description: 'Input amount in whole units, a decimal string', example: '1.5' }),
     slippageBps: z.number().int().optional().openapi({ description: '0-5000, default 50' }),
-    account: z.string().optional().openapi({ description: "Wallet that swaps and signs; the token's wallet by default" }),
+    account: z
+      .string()
+      .optional()
+      .openapi({ description: "Wallet that swaps and signs; the token's wallet by default" }),
   })
   .openapi('SwapRequest');
 

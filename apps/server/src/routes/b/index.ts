@@ -41,7 +41,10 @@ export function mountInterfaceB(app: OpenAPIHono, services: InterfaceBServices):
       refreshTokenTtlSec: services.refreshTokenTtlSec,
       codeTtlSec: 60,
       ...(services.siwsChainId ? { siwsChainId: services.siwsChainId } : {}),
-      abuseLimit: { rateLimiter: services.rateLimiter, perAddressPerMinute: services.limits.perAddressPerMinute * 10 },
+      abuseLimit: {
+        rateLimiter: services.rateLimiter,
+        perAddressPerMinute: services.limits.perAddressPerMinute * 10,
+      },
     }),
   );
   const guard = createInterfaceBGuard({
@@ -70,7 +73,8 @@ export function mountInterfaceB(app: OpenAPIHono, services: InterfaceBServices):
       type: 'apiKey',
       in: 'header',
       name: 'webhook-signature',
-      description: 'Standard Webhooks signature (with webhook-id and webhook-timestamp), when WEBHOOK_SECRET is set',
+      description:
+        'Standard Webhooks signature (with webhook-id and webhook-timestamp), when WEBHOOK_SECRET is set',
     });
     registerProjectSwapRoutes(app, guard, services.swaps, services.logger);
     registerAggregatorSwapRoute(app, guard, services.swaps, services.logger);

@@ -55,8 +55,12 @@ const SwapInfoResponse = z
 const FirmQuoteResponse = z
   .object({
     requestId: z.string(),
-    transactionId: z.string().openapi({ description: "The pool authority's signature, known before the wallet signs" }),
-    transaction: z.string().openapi({ description: 'Base64 wire transaction, partially signed: sign the user slot' }),
+    transactionId: z
+      .string()
+      .openapi({ description: "The pool authority's signature, known before the wallet signs" }),
+    transaction: z
+      .string()
+      .openapi({ description: 'Base64 wire transaction, partially signed: sign the user slot' }),
     lastValidBlockHeight: z.string(),
     quote: Quote,
     rateLimit: RateLimit,
@@ -64,9 +68,15 @@ const FirmQuoteResponse = z
   .openapi('FirmQuoteResponse');
 
 /** GET and POST /v1/project/swap. */
-export function registerProjectSwapRoutes(app: OpenAPIHono, guard: InterfaceBGuard, swaps: SwapComposition, logger: Logger) {
+export function registerProjectSwapRoutes(
+  app: OpenAPIHono,
+  guard: InterfaceBGuard,
+  swaps: SwapComposition,
+  logger: Logger,
+) {
   const { deps } = swaps;
-  const logError = (e: { code: string; context?: unknown }) => logger.error({ code: e.code, context: e.context }, 'swap operation failed');
+  const logError = (e: { code: string; context?: unknown }) =>
+    logger.error({ code: e.code, context: e.context }, 'swap operation failed');
 
   app.openapi(
     createRoute({
@@ -79,13 +89,19 @@ export function registerProjectSwapRoutes(app: OpenAPIHono, guard: InterfaceBGua
       request: {
         query: z.object({
           tokenPair: z.string().optional().openapi({ example: 'SOL-USDC' }),
-          amount: z.string().optional().openapi({ description: 'Input amount in whole units', example: '1.5' }),
+          amount: z
+            .string()
+            .optional()
+            .openapi({ description: 'Input amount in whole units', example: '1.5' }),
           page: z.string().optional().openapi({ description: 'From 1; default 1' }),
           pageSize: z.string().optional().openapi({ description: '1-100; default 20' }),
         }),
       },
       responses: {
-        200: { description: 'Pool, quote and history', content: { 'application/json': { schema: SwapInfoResponse } } },
+        200: {
+          description: 'Pool, quote and history',
+          content: { 'application/json': { schema: SwapInfoResponse } },
+        },
         ...errorsB,
         ...extraError(422, 'Missing or invalid parameters (page < 1, pageSize > 100, amount not positive)'),
       },
@@ -115,7 +131,12 @@ export function registerProjectSwapRoutes(app: OpenAPIHono, guard: InterfaceBGua
                   reservedOut: { units: reservedOut, code: outCode },
                   availableOut: { units: reserveOut - reservedOut, code: outCode },
                 }),
-                spotPrice: spotPrice(reserveIn, info.pair.input.decimals, reserveOut, info.pair.output.decimals),
+                spotPrice: spotPrice(
+                  reserveIn,
+                  info.pair.input.decimals,
+                  reserveOut,
+                  info.pair.output.decimals,
+                ),
                 feeBps: info.pool.feeBps,
                 vault: info.pool.authority,
               },
@@ -147,12 +168,16 @@ export function registerProjectSwapRoutes(app: OpenAPIHono, guard: InterfaceBGua
       method: 'post',
       path: '/v1/project/swap',
       tags: ['Swap'],
-      summary: "Firm quote from the project's pool: output reserved, pool-signed transaction for the wallet to sign",
+      summary:
+        "Firm quote from the project's pool: output reserved, pool-signed transaction for the wallet to sign",
       security: bearerSecurity('write'),
       middleware: [guard.requireScope('write')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: SwapRequestBody } } } },
       responses: {
-        200: { description: 'Firm quote and its transaction', content: { 'application/json': { schema: FirmQuoteResponse } } },
+        200: {
+          description: 'Firm quote and its transaction',
+          content: { 'application/json': { schema: FirmQuoteResponse } },
+        },
         ...errorsB,
         ...extraError(422, 'The pool cannot honour this swap'),
       },

@@ -9,7 +9,9 @@ import { bearerSecurity, errorsB, extraError, interfaceBHook, RateLimit, settle,
 const ExecuteBody = z
   .strictObject({
     requestId: z.string().openapi({ description: 'From POST /project/swap or /aggregator/swap' }),
-    signedTransaction: z.string().openapi({ description: 'The returned transaction, base64, signed by the wallet' }),
+    signedTransaction: z
+      .string()
+      .openapi({ description: 'The returned transaction, base64, signed by the wallet' }),
   })
   .openapi('SwapExecuteRequest');
 
@@ -17,13 +19,20 @@ const ExecuteResponse = z
   .object({
     requestId: z.string(),
     transactionId: z.string(),
-    status: z.string().openapi({ description: 'pending, processed, confirmed, finalized, failed or expired' }),
+    status: z
+      .string()
+      .openapi({ description: 'pending, processed, confirmed, finalized, failed or expired' }),
     rateLimit: RateLimit,
   })
   .openapi('SwapExecuteResponse');
 
 /** POST /v1/swap/execute. */
-export function registerSwapExecuteRoute(app: OpenAPIHono, guard: InterfaceBGuard, swaps: SwapComposition, logger: Logger) {
+export function registerSwapExecuteRoute(
+  app: OpenAPIHono,
+  guard: InterfaceBGuard,
+  swaps: SwapComposition,
+  logger: Logger,
+) {
   app.openapi(
     createRoute({
       method: 'post',
@@ -34,7 +43,10 @@ export function registerSwapExecuteRoute(app: OpenAPIHono, guard: InterfaceBGuar
       middleware: [guard.requireScope('write')] as const,
       request: { body: { required: true, content: { 'application/json': { schema: ExecuteBody } } } },
       responses: {
-        200: { description: 'Recorded and sent', content: { 'application/json': { schema: ExecuteResponse } } },
+        200: {
+          description: 'Recorded and sent',
+          content: { 'application/json': { schema: ExecuteResponse } },
+        },
         ...errorsB,
         ...extraError(404, 'No such swap request for this client'),
         ...extraError(409, 'Quote expired (blockhash passed): nothing was sent'),
@@ -44,7 +56,11 @@ export function registerSwapExecuteRoute(app: OpenAPIHono, guard: InterfaceBGuar
       settle(
         c,
         executeSwap(swaps.deps, valid<never>(c, 'json'), principalOf(c)),
-        (out) => c.json({ requestId: out.requestId, transactionId: out.transactionId, status: out.status } as never, 200),
+        (out) =>
+          c.json(
+            { requestId: out.requestId, transactionId: out.transactionId, status: out.status } as never,
+            200,
+          ),
         (e) => logger.error({ code: e.code, context: e.context }, 'swap execute failed'),
       )) as never,
     interfaceBHook as never,

@@ -12,11 +12,17 @@ const CompletionBody = z
   .union([
     z.object({
       transactionId: z.string(),
-      status: z.string().openapi({ description: 'What the sender claims: processed, confirmed, finalized, failed or expired' }),
+      status: z
+        .string()
+        .openapi({
+          description: 'What the sender claims: processed, confirmed, finalized, failed or expired',
+        }),
       slot: z.number().int().optional(),
       error: z.unknown().optional(),
     }),
-    z.array(z.record(z.string(), z.unknown())).openapi({ description: 'Helius enhanced transactions ({signature, slot, transactionError, ...})' }),
+    z
+      .array(z.record(z.string(), z.unknown()))
+      .openapi({ description: 'Helius enhanced transactions ({signature, slot, transactionError, ...})' }),
   ])
   .openapi('TransactionCompleteNotification');
 
@@ -28,7 +34,9 @@ const CompletionResponse = z
       z.object({
         transactionId: z.string(),
         claimed: z.string().optional(),
-        status: z.string().openapi({ description: 'The status after re-checking the chain; unknown if never seen' }),
+        status: z
+          .string()
+          .openapi({ description: 'The status after re-checking the chain; unknown if never seen' }),
         swapRequestId: z.string().optional(),
         swapStatus: z.string().optional(),
       }),
@@ -38,11 +46,17 @@ const CompletionResponse = z
   .openapi('TransactionCompleteResponse');
 
 /** POST /v1/webhooks/transaction-complete and GET /v1/webhooks/secret. */
-export function registerWebhookRoutes(app: OpenAPIHono, guard: InterfaceBGuard, swaps: SwapComposition, logger: Logger) {
+export function registerWebhookRoutes(
+  app: OpenAPIHono,
+  guard: InterfaceBGuard,
+  swaps: SwapComposition,
+  logger: Logger,
+) {
   const path = '/v1/webhooks/transaction-complete';
   // With WEBHOOK_SECRET the Standard Webhooks signature is the credential (a notifier cannot run
   // an OAuth flow); without one the caller needs an OAuth token with the write scope.
-  const authenticate: MiddlewareHandler = (c, next) => (swaps.inbound ? next() : guard.requireScope('write')(c as never, next));
+  const authenticate: MiddlewareHandler = (c, next) =>
+    swaps.inbound ? next() : guard.requireScope('write')(c as never, next);
 
   app.openAPIRegistry.registerPath({
     method: 'post',
@@ -54,9 +68,15 @@ export function registerWebhookRoutes(app: OpenAPIHono, guard: InterfaceBGuard, 
     security: [...bearerSecurity('write'), { standardWebhooks: [] }],
     request: { body: { required: true, content: { 'application/json': { schema: CompletionBody } } } },
     responses: {
-      200: { description: 'Notification received', content: { 'application/json': { schema: CompletionResponse } } },
+      200: {
+        description: 'Notification received',
+        content: { 'application/json': { schema: CompletionResponse } },
+      },
       ...errorsB,
-      401: { description: 'Bad or stale signature, or no valid token', content: { 'application/json': { schema: ErrorB } } },
+      401: {
+        description: 'Bad or stale signature, or no valid token',
+        content: { 'application/json': { schema: ErrorB } },
+      },
       ...extraError(413, 'Body too large'),
     },
   });
@@ -64,7 +84,10 @@ export function registerWebhookRoutes(app: OpenAPIHono, guard: InterfaceBGuard, 
   app.post(path, authenticate, async (c) => {
     const raw = await c.req.text();
     if (raw.length > MAX_NOTIFICATION_BYTES) {
-      return c.json({ code: 'INVALID_INPUT', message: `notification exceeds ${MAX_NOTIFICATION_BYTES} bytes` }, 413);
+      return c.json(
+        { code: 'INVALID_INPUT', message: `notification exceeds ${MAX_NOTIFICATION_BYTES} bytes` },
+        413,
+      );
     }
     let webhookId = c.req.header('webhook-id');
     if (swaps.inbound) {
@@ -90,7 +113,10 @@ export function registerWebhookRoutes(app: OpenAPIHono, guard: InterfaceBGuard, 
     if (claims.isErr()) return errorB(c, claims.error);
     return settle(
       c,
-      transactionComplete(swaps.deps, { ...(webhookId ? { webhookId: webhookId.slice(0, 256) } : {}), claims: claims.value }),
+      transactionComplete(swaps.deps, {
+        ...(webhookId ? { webhookId: webhookId.slice(0, 256) } : {}),
+        claims: claims.value,
+      }),
       (out) => c.json({ received: true, duplicate: out.duplicate, results: out.results }, 200),
       (e) => logger.error({ code: e.code, context: e.context }, 'transaction-complete failed'),
     );
@@ -109,7 +135,12 @@ export function registerWebhookRoutes(app: OpenAPIHono, guard: InterfaceBGuard, 
           description: 'Signing secret',
           content: {
             'application/json': {
-              schema: z.object({ clientId: z.string(), secret: z.string(), scheme: z.string(), rateLimit: RateLimit }),
+              schema: z.object({
+                clientId: z.string(),
+                secret: z.string(),
+                scheme: z.string(),
+                rateLimit: RateLimit,
+              }),
             },
           },
         },
@@ -119,7 +150,11 @@ export function registerWebhookRoutes(app: OpenAPIHono, guard: InterfaceBGuard, 
     (c) => {
       const { clientId } = principalOf(c);
       return c.json(
-        { clientId, secret: swaps.webhookSecretFor(clientId), scheme: 'Standard Webhooks v1 (HMAC-SHA256)' } as never,
+        {
+          clientId,
+          secret: swaps.webhookSecretFor(clientId),
+          scheme: 'Standard Webhooks v1 (HMAC-SHA256)',
+        } as never,
         200,
       );
     },

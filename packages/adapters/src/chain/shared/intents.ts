@@ -12,6 +12,7 @@ import {
   type PreparedTransaction,
   type PublicKey,
   type TransferIntent,
+  type TransfersIntent,
   U64_MAX,
 } from '@token-actions/core';
 import { err, ok, type Result } from 'neverthrow';
@@ -175,12 +176,30 @@ function buildMint(
   );
 }
 
+/** Legs in order, in one transaction (all land or none); every `from` signs. No single token
+ * source is checked up front: the simulation refuses a leg its sender cannot pay. */
+function buildTransfers(intent: TransfersIntent, feePayer: Web3PublicKey): Outcome<BuiltIntent> {
+  if (!Array.isArray(intent.legs) || intent.legs.length === 0 || intent.legs.length > 8) {
+    return err(domainError('INVALID_INPUT', 'a transfers intent has 1 to 8 legs'));
+  }
+  const instructions: TransactionInstruction[] = [];
+  let feePayerSpend = 0n;
+  for (const leg of intent.legs) {
+    const built = buildTransfer({ kind: 'transfer', ...leg }, feePayer);
+    if (built.isErr()) return err(built.error);
+    instructions.push(...built.value.instructions);
+    feePayerSpend += built.value.feePayerSpend;
+  }
+  return ok({ instructions, localSigners: [], feePayerSpend });
+}
+
 export function buildIntent(
   intent: ChainIntent,
   feePayer: Web3PublicKey,
   rentExempt: (space: number) => bigint,
 ): Outcome<BuiltIntent> {
   if (intent?.kind === 'transfer') return buildTransfer(intent, feePayer);
+  if (intent?.kind === 'transfers') return buildTransfers(intent, feePayer);
   if (intent?.kind === 'mint_nft') return buildMint(intent, feePayer, rentExempt);
   return err(domainError('INVALID_INPUT', 'unknown intent kind'));
 }

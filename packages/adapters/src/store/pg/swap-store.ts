@@ -18,7 +18,8 @@ import type { SqlClient, SqlExecutor } from './sql.js';
 
 type Row = Record<string, unknown>;
 
-const POOL_COLUMNS = 'id, token_a, token_b, reserve_a, reserve_b, reserved_a, reserved_b, fee_bps, authority, created_at, updated_at';
+const POOL_COLUMNS =
+  'id, token_a, token_b, reserve_a, reserve_b, reserved_a, reserved_b, fee_bps, authority, created_at, updated_at';
 const REQUEST_COLUMNS = `request_id, source, provider, client_id, user_account, input_token, output_token, in_amount,
   out_amount, min_out_amount, fee_amount, price_impact_ppm, slippage_bps, hops, status, transaction_id, message,
   signers, presigned, blockhash, last_valid_block_height, fee_lamports, compute_unit_limit, compute_unit_price,
@@ -52,7 +53,12 @@ function toPool(row: Row): PoolRecord {
 
 const hopsJson = (hops: readonly SwapHop[]) =>
   JSON.stringify(
-    hops.map((h) => ({ ...h, inAmount: h.inAmount.toString(), outAmount: h.outAmount.toString(), feeAmount: h.feeAmount.toString() })),
+    hops.map((h) => ({
+      ...h,
+      inAmount: h.inAmount.toString(),
+      outAmount: h.outAmount.toString(),
+      feeAmount: h.feeAmount.toString(),
+    })),
   );
 
 function toHops(value: unknown): SwapHop[] {
@@ -162,7 +168,9 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
         r.transaction?.message ?? null,
         r.transaction ? JSON.stringify(r.transaction.signers) : null,
         r.transaction
-          ? JSON.stringify(Object.fromEntries(Object.entries(r.transaction.presigned).map(([k, v]) => [k, b64(v)])))
+          ? JSON.stringify(
+              Object.fromEntries(Object.entries(r.transaction.presigned).map(([k, v]) => [k, b64(v)])),
+            )
           : null,
         r.transaction?.blockhash ?? null,
         r.transaction?.lastValidBlockHeight.toString() ?? null,
@@ -191,7 +199,16 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
         const inserted = await sql.query<Row>(
           `INSERT INTO pools (${POOL_COLUMNS}) VALUES ($1,$2,$3,$4,$5,0,0,$6,$7,$8,$8)
            ON CONFLICT (id) DO NOTHING RETURNING ${POOL_COLUMNS}`,
-          [pool.id, pool.tokenA, pool.tokenB, pool.reserveA.toString(), pool.reserveB.toString(), pool.feeBps, pool.authority, at],
+          [
+            pool.id,
+            pool.tokenA,
+            pool.tokenB,
+            pool.reserveA.toString(),
+            pool.reserveB.toString(),
+            pool.feeBps,
+            pool.authority,
+            at,
+          ],
         );
         if (inserted.rows[0]) return { created: true, pool: toPool(inserted.rows[0]) };
         const existing = await sql.query<Row>(`SELECT ${POOL_COLUMNS} FROM pools WHERE id = $1`, [pool.id]);
@@ -252,7 +269,10 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
           if (isDomainError(error)) return error;
           // A CHECK violation means a reservation would exceed the reserve: refuse, never over-promise.
           if ((error as { code?: string })?.code === '23514') {
-            return domainError('INSUFFICIENT_LIQUIDITY', 'the pool cannot promise that much; retry with less');
+            return domainError(
+              'INSUFFICIENT_LIQUIDITY',
+              'the pool cannot promise that much; retry with less',
+            );
           }
           return storeFailure('swaps.reserve')(error);
         },
@@ -343,7 +363,15 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
                  reserved_b = reserved_b - CASE WHEN token_b = $2 THEN $6::numeric ELSE 0 END,
                  updated_at = $7
                WHERE id = $1`,
-              [hop.pool, hop.outputToken, hop.inputToken, hop.inAmount.toString(), landed, hop.outAmount.toString(), at],
+              [
+                hop.pool,
+                hop.outputToken,
+                hop.inputToken,
+                hop.inAmount.toString(),
+                landed,
+                hop.outAmount.toString(),
+                at,
+              ],
             );
           }
           return true;
@@ -366,7 +394,10 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
     history(poolId, page, pageSize) {
       return attempt('swaps.history', async () => {
         const where = `$1 = ANY(pool_ids) AND status IN ('submitted', 'landed', 'failed')`;
-        const total = await sql.query<{ n: string }>(`SELECT count(*) AS n FROM swap_requests WHERE ${where}`, [poolId]);
+        const total = await sql.query<{ n: string }>(
+          `SELECT count(*) AS n FROM swap_requests WHERE ${where}`,
+          [poolId],
+        );
         const items = await sql.query<Row>(
           `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE ${where}
            ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
@@ -391,10 +422,10 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
 
     markNotified(requestId, at) {
       return attempt('swaps.markNotified', async () => {
-        await sql.query('UPDATE swap_requests SET notified_at = $2 WHERE request_id = $1 AND notified_at IS NULL', [
-          requestId,
-          at,
-        ]);
+        await sql.query(
+          'UPDATE swap_requests SET notified_at = $2 WHERE request_id = $1 AND notified_at IS NULL',
+          [requestId, at],
+        );
       });
     },
   };

@@ -56,7 +56,9 @@ export function createPgWebhookStore(sql: SqlExecutor): WebhookStore {
                     WHERE status = 'pending' AND next_attempt_at <= $1
                     ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) due
             WHERE d.id = due.id
-          RETURNING ${COLUMNS.split(',').map((c) => `d.${c.trim()}`).join(', ')}`,
+          RETURNING ${COLUMNS.split(',')
+            .map((c) => `d.${c.trim()}`)
+            .join(', ')}`,
           [now, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(leaseMs))],
         );
         // The lease moved next_attempt_at; report the delivery as it was claimed.
@@ -90,4 +92,3 @@ export function createPgWebhookStore(sql: SqlExecutor): WebhookStore {
     },
   };
 }
-
