@@ -1,10 +1,16 @@
-import { createMemoryRateLimiter, createPgOAuthStore, createRedisRateLimiter, type SqlClient } from '@token-actions/adapters';
+import {
+  createMemoryRateLimiter,
+  createPgOAuthStore,
+  createRedisRateLimiter,
+  createStandardWebhook,
+  type SqlClient,
+} from '@token-actions/adapters';
 import type { ActionDeps, OAuthStore, RateLimiterPort } from '@token-actions/core';
-import { composeCore, deriveKey } from '@token-actions/worker';
+import { composeCore, composeSwaps, deriveKey } from '@token-actions/worker';
 import { Redis } from 'ioredis';
 import type { ServerConfig } from './config.js';
 import type { Logger } from './logger.js';
-import { composeSwaps, type SwapComposition } from './swaps.js';
+import type { SwapComposition } from './swaps.js';
 
 export interface Composition {
   readonly deps: ActionDeps;
@@ -28,7 +34,7 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
 
-  const swaps = await composeSwaps({
+  const shared = await composeSwaps({
     config,
     deps,
     sql,
@@ -36,7 +42,12 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     webhookKey: deriveKey(core.masterKey, 'webhook-signing'),
     isLocalnet: core.isLocalnet,
     logger,
+    seedPools: true,
   });
+  const swaps: SwapComposition = {
+    ...shared,
+    ...(config.WEBHOOK_SECRET ? { inbound: createStandardWebhook(config.WEBHOOK_SECRET) } : {}),
+  };
 
   return {
     deps,

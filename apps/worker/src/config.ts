@@ -50,6 +50,21 @@ export const CoreConfigSchema = z.object({
   WORKER_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
   TREASURY_AIRDROP_SOL: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Swaps (issue 5): pools, aggregator and outbound webhooks, shared by server and worker. */
+  /** Pools seeded on the localnet at boot, "<reserve A>:<reserve B>" in whole units (issue 5). */
+  POOL_NATIVE_STABLE_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('1000:150000'),
+  POOL_NATIVE_PROJECT_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('1000:1000000'),
+  POOL_STABLE_PROJECT_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('150000:1000000'),
+  POOL_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(30),
+  /** SOL each pool authority holds beyond its reserves for the fees and rent of firm-quote swaps. */
+  POOL_FEE_BUFFER_SOL: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  SWAP_QUOTE_TTL_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
+  /** `local` routes over the project's pools (embedded default); `jupiter` calls Jupiter's Swap API. */
+  AGGREGATOR: z.enum(['local', 'jupiter']).default('local'),
+  JUPITER_BASE_URL: z.string().url().default('https://lite-api.jup.ag/swap/v1'),
+  JUPITER_API_KEY: z.string().optional(),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(1_000),
 });
 
 export type CoreConfig = z.infer<typeof CoreConfigSchema>;

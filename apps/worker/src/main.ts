@@ -1,8 +1,10 @@
 import { pino } from 'pino';
 import { z } from 'zod';
-import { composeCore } from './compose.js';
+import { createPgOAuthStore } from '@token-actions/adapters';
+import { composeCore, deriveKey } from './compose.js';
 import { CoreConfigSchema, parseEnv } from './config.js';
 import { startLoops } from './loops.js';
+import { composeSwaps } from './swaps.js';
 
 /**
  * The worker as a process of its own: confirmation tracking, rebroadcast, escrow expiry and
@@ -27,7 +29,18 @@ async function main() {
   const logger = pino({ level: config.LOG_LEVEL, base: undefined });
   const core = await composeCore(config, logger);
   const workerId = config.WORKER_ID ?? `worker-${process.pid}`;
-  const loops = startLoops(core.deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, workerId });
+  // Swap settlement and webhook delivery run here too, so servers can run with RUN_WORKER=false.
+  const swaps = await composeSwaps({
+    config,
+    deps: core.deps,
+    sql: core.sql,
+    oauthStore: createPgOAuthStore(core.sql),
+    webhookKey: deriveKey(core.masterKey, 'webhook-signing'),
+    isLocalnet: core.isLocalnet,
+    logger,
+    seedPools: false,
+  });
+  const loops = startLoops(core.deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, workerId, swaps: swaps.deps });
   logger.info({ workerId, rpcUrl: config.SOLANA_RPC_URL }, 'worker running');
 
   let closing = false;

@@ -248,7 +248,9 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
     );
     const ok = quotes.filter((r) => r.status === 200).map((r) => r.json);
     const refused = quotes.filter((r) => r.status !== 200);
-    expect(refused.every((r) => r.status === 422 && r.json.code === 'INSUFFICIENT_LIQUIDITY')).toBe(true);
+    expect(
+      refused.filter((r) => r.status !== 422 || r.json.code !== 'INSUFFICIENT_LIQUIDITY').map((r) => [r.status, r.json]),
+    ).toEqual([]);
     expect(ok.length).toBeGreaterThanOrEqual(90);
     const promised = ok.reduce((s, q) => s + BigInt(q.quote.outAmount), 0n);
     const book = await pool('SOL-USDC');
@@ -270,7 +272,7 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
         [1, 2].map(() => b('POST', '/v1/swap/execute', { requestId: q.requestId, signedTransaction: tx })),
       ),
     );
-    expect(execs.every((e) => e.status === 200)).toBe(true);
+    expect(execs.filter((e) => e.status !== 200).map((e) => [e.status, e.json])).toEqual([]);
     for (let i = 0; i < ok.length; i++) {
       expect(execs[2 * i]!.json.transactionId).toBe(ok[i]!.transactionId);
       expect(execs[2 * i + 1]!.json.transactionId).toBe(ok[i]!.transactionId);
