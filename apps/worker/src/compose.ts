@@ -16,6 +16,7 @@ import {
   migrate,
   type SqlClient,
   startLocalnetRpc,
+  withSettledTransactionCache,
 } from '@token-actions/adapters';
 import type { ActionDeps, ChainPort, ClockPort, ClusterInfo, Currencies, IdsPort, PublicKey } from '@token-actions/core';
 import type { CoreConfig } from './config.js';
@@ -67,7 +68,9 @@ export async function composeCore(config: CoreConfig, logger: LoopLogger): Promi
   await migrate(sql);
 
   const clock = systemClock;
-  const store = createPgStore(sql, { clock, idempotencyAbandonAfterMs: config.IDEMPOTENCY_ABANDON_MS });
+  const store = withSettledTransactionCache(
+    createPgStore(sql, { clock, idempotencyAbandonAfterMs: config.IDEMPOTENCY_ABANDON_MS }),
+  );
   const keystore = createEncryptedKeystore({ sql, masterKey: master.key, clock });
 
   const composedChain = await composeChain(config, master.key, logger);

@@ -13,3 +13,4 @@ export {
 } from './pg/store.js';
 export { createPgSwapStore } from './pg/swap-store.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';
+export { withSettledTransactionCache } from './cache.js';
