@@ -31,7 +31,9 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
 
   const oauthStore = createPgOAuthStore(sql);
   // Redis makes the limit exact across processes; in memory it is per process.
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false }) : undefined;
+  const redis = config.REDIS_URL
+    ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
+    : undefined;
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
 
   const shared = await composeSwaps({
@@ -63,4 +65,3 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     },
   };
 }
-

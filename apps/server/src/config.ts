@@ -1,7 +1,6 @@
 import { bool, CoreConfigSchema, parseEnv } from '@token-actions/worker';
 import { z } from 'zod';
 
-
 /** Environment of the server; parsed once at start-up. A bad value stops the process naming the variable. */
 export const ServerConfigSchema = CoreConfigSchema.extend({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
@@ -14,7 +13,12 @@ export const ServerConfigSchema = CoreConfigSchema.extend({
   RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   OAUTH_ADMIN_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
   ACCESS_TOKEN_TTL_SEC: z.coerce.number().int().min(60).max(86_400).default(3_600),
-  REFRESH_TOKEN_TTL_SEC: z.coerce.number().int().min(300).max(90 * 86_400).default(30 * 86_400),
+  REFRESH_TOKEN_TTL_SEC: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(90 * 86_400)
+    .default(30 * 86_400),
   /** Standard Webhooks secret (whsec_...) of POST /v1/webhooks/transaction-complete; unset = OAuth write scope instead. */
   WEBHOOK_SECRET: z.string().min(16, 'must be a whsec_ secret').optional(),
   MAX_BODY_BYTES: z.coerce

@@ -29,7 +29,11 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   // The OAuth issuer is this server's own URL, known once the port is bound (PORT=0 picks one),
   // so the socket is bound first and answers 503 for the moment until the app exists.
   let handler: FetchHandler = () => Response.json({ message: 'starting' }, { status: 503 });
-  const server = serve({ fetch: (request, env) => handler(request, env as object), port: config.PORT, hostname: config.HOST });
+  const server = serve({
+    fetch: (request, env) => handler(request, env as object),
+    port: config.PORT,
+    hostname: config.HOST,
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

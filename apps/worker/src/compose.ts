@@ -18,7 +18,15 @@ import {
   startLocalnetRpc,
   withSettledTransactionCache,
 } from '@token-actions/adapters';
-import type { ActionDeps, ChainPort, ClockPort, ClusterInfo, Currencies, IdsPort, PublicKey } from '@token-actions/core';
+import type {
+  ActionDeps,
+  ChainPort,
+  ClockPort,
+  ClusterInfo,
+  Currencies,
+  IdsPort,
+  PublicKey,
+} from '@token-actions/core';
 import type { CoreConfig } from './config.js';
 import type { LoopLogger } from './loops.js';
 
@@ -46,7 +54,10 @@ export const randomIds: IdsPort = {
   },
 };
 
-export function unwrapOrThrow<T>(r: { isErr(): boolean; value?: T; error?: { message: string } }, what: string): T {
+export function unwrapOrThrow<T>(
+  r: { isErr(): boolean; value?: T; error?: { message: string } },
+  what: string,
+): T {
   if (r.isErr()) throw new Error(`${what}: ${r.error!.message}`);
   return r.value as T;
 }
@@ -76,7 +87,8 @@ export async function composeCore(config: CoreConfig, logger: LoopLogger): Promi
   const composedChain = await composeChain(config, master.key, logger);
   const { chain } = composedChain;
 
-  const named = async (name: string) => unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);
+  const named = async (name: string) =>
+    unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);
   const accounts = {
     treasury: await named('treasury'),
     escrowVault: await named('escrow-vault'),
@@ -150,7 +162,11 @@ function clusterOf(url: string): ClusterInfo['name'] {
  * asked of a token-actions localnet), else the embedded LiteSVM localnet, keeping its state under
  * DATA_DIR/localnet and serving JSON-RPC on LOCALNET_RPC_PORT.
  */
-async function composeChain(config: CoreConfig, masterKey: Uint8Array, logger: LoopLogger): Promise<ComposedChain> {
+async function composeChain(
+  config: CoreConfig,
+  masterKey: Uint8Array,
+  logger: LoopLogger,
+): Promise<ComposedChain> {
   if (config.SOLANA_RPC_URL) {
     const rpcUrl = config.SOLANA_RPC_URL;
     const discovered = await discoverRpcCurrencies({
@@ -161,7 +177,12 @@ async function composeChain(config: CoreConfig, masterKey: Uint8Array, logger: L
     });
     const cluster = config.SOLANA_CLUSTER ?? (discovered.localnet ? 'localnet' : clusterOf(rpcUrl));
     const chain = createRpcChain({ rpcUrl, cluster, currencies: discovered.currencies });
-    return { chain, currencies: discovered.currencies, isLocalnet: cluster === 'localnet', close: async () => {} };
+    return {
+      chain,
+      currencies: discovered.currencies,
+      isLocalnet: cluster === 'localnet',
+      close: async () => {},
+    };
   }
 
   const chain = await createLiteSvmChain({
@@ -201,7 +222,12 @@ async function composeChain(config: CoreConfig, masterKey: Uint8Array, logger: L
 }
 
 /** Airdrops up to `target` lamports when an account holds less than half of it. */
-async function topUp(chain: ChainPort, currencies: Currencies, owner: PublicKey, target: bigint): Promise<void> {
+async function topUp(
+  chain: ChainPort,
+  currencies: Currencies,
+  owner: PublicKey,
+  target: bigint,
+): Promise<void> {
   const held = await chain.getBalance(owner, currencies.native);
   const balance = unwrapOrThrow<bigint>(held, `balance of ${owner}`);
   if (balance * 2n >= target) return;

@@ -52,9 +52,18 @@ export const CoreConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Swaps (issue 5): pools, aggregator and outbound webhooks, shared by server and worker. */
   /** Pools seeded on the localnet at boot, "<reserve A>:<reserve B>" in whole units (issue 5). */
-  POOL_NATIVE_STABLE_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('1000:150000'),
-  POOL_NATIVE_PROJECT_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('1000:1000000'),
-  POOL_STABLE_PROJECT_SEED: z.string().regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"').default('150000:1000000'),
+  POOL_NATIVE_STABLE_SEED: z
+    .string()
+    .regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"')
+    .default('1000:150000'),
+  POOL_NATIVE_PROJECT_SEED: z
+    .string()
+    .regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"')
+    .default('1000:1000000'),
+  POOL_STABLE_PROJECT_SEED: z
+    .string()
+    .regex(/^\d+(\.\d+)?:\d+(\.\d+)?$/, 'must be "<amount>:<amount>"')
+    .default('150000:1000000'),
   POOL_FEE_BPS: z.coerce.number().int().min(0).max(1_000).default(30),
   /** SOL each pool authority holds beyond its reserves for the fees and rent of firm-quote swaps. */
   POOL_FEE_BUFFER_SOL: z.coerce.number().int().min(0).max(1_000_000).default(10),
@@ -70,7 +79,10 @@ export const CoreConfigSchema = z.object({
 export type CoreConfig = z.infer<typeof CoreConfigSchema>;
 
 /** Parses the environment once; a bad value stops the process with a message naming the variable. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+export function parseEnv<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined>,
+): z.infer<S> {
   const result = schema.safeParse(
     Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== '')),
   );

@@ -2,9 +2,9 @@ import {
   type ActionDeps,
   deliverWebhooks,
   notifySwaps,
+  type SwapDeps,
   settleExpiredEscrows,
   settleSwaps,
-  type SwapDeps,
   trackingPass,
 } from '@token-actions/core';
 
@@ -45,7 +45,10 @@ export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops
   const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
 
   async function pass(): Promise<void> {
-    const tracked = await trackingPass(deps, { owner: workerId, leaseMs: Math.max(10_000, options.intervalMs * 10) });
+    const tracked = await trackingPass(deps, {
+      owner: workerId,
+      leaseMs: Math.max(10_000, options.intervalMs * 10),
+    });
     if (tracked.isErr()) options.logger.warn({ code: tracked.error.code }, 'tracking pass failed');
     const escrows = await settleExpiredEscrows(deps);
     if (escrows.isErr()) options.logger.warn({ code: escrows.error.code }, 'escrow expiry failed');
@@ -69,7 +72,8 @@ export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops
     if (notified.isErr()) options.logger.warn({ code: notified.error.code }, 'swap notification failed');
     const delivered = await deliverWebhooks(swaps, { leaseMs: Math.max(30_000, options.intervalMs * 10) });
     if (delivered.isErr()) options.logger.warn({ code: delivered.error.code }, 'webhook delivery failed');
-    else if (delivered.value.retrying + delivered.value.dead > 0) options.logger.info(delivered.value, 'webhook deliveries');
+    else if (delivered.value.retrying + delivered.value.dead > 0)
+      options.logger.info(delivered.value, 'webhook deliveries');
   }
 
   function tick(): Promise<void> {

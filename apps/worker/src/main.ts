@@ -1,6 +1,6 @@
+import { createPgOAuthStore } from '@token-actions/adapters';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { createPgOAuthStore } from '@token-actions/adapters';
 import { composeCore, deriveKey } from './compose.js';
 import { CoreConfigSchema, parseEnv } from './config.js';
 import { startLoops } from './loops.js';
@@ -14,7 +14,9 @@ import { composeSwaps } from './swaps.js';
  */
 const WorkerConfigSchema = CoreConfigSchema.extend({
   DATABASE_URL: z.string().url({ message: 'the standalone worker needs a shared PostgreSQL (DATABASE_URL)' }),
-  SOLANA_RPC_URL: z.string().url({ message: 'the standalone worker needs the chain over JSON-RPC (SOLANA_RPC_URL)' }),
+  SOLANA_RPC_URL: z
+    .string()
+    .url({ message: 'the standalone worker needs the chain over JSON-RPC (SOLANA_RPC_URL)' }),
   WORKER_ID: z.string().min(1).max(128).optional(),
 });
 
@@ -40,7 +42,12 @@ async function main() {
     logger,
     seedPools: false,
   });
-  const loops = startLoops(core.deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, workerId, swaps: swaps.deps });
+  const loops = startLoops(core.deps, {
+    intervalMs: config.WORKER_INTERVAL_MS,
+    logger,
+    workerId,
+    swaps: swaps.deps,
+  });
   logger.info({ workerId, rpcUrl: config.SOLANA_RPC_URL }, 'worker running');
 
   let closing = false;

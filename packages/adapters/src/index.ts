@@ -1,3 +1,4 @@
+export * from './aggregator/index.js';
 export * from './chain/index.js';
 export * from './crypto/index.js';
 export * from './fees/index.js';
@@ -5,5 +6,4 @@ export * from './keystore/index.js';
 export * from './oauth/index.js';
 export * from './ratelimit/index.js';
 export * from './store/index.js';
-export * from './aggregator/index.js';
 export * from './webhooks/index.js';

@@ -27,7 +27,10 @@ export type AuthVariables = {
  * Interface A authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
  * hashes; a short-lived cache of verified keys keeps the hot path off the database.
  */
-export function apiKeyAuth(store: ApiKeyStore, ttlMs = 30_000): MiddlewareHandler<{ Variables: AuthVariables }> {
+export function apiKeyAuth(
+  store: ApiKeyStore,
+  ttlMs = 30_000,
+): MiddlewareHandler<{ Variables: AuthVariables }> {
   // Keyed by the presented key itself, so a cache hit costs no hashing; only keys the store
   // confirmed are kept, for ttlMs, and the map is bounded.
   const cache = new Map<string, { record: ApiKeyRecord; until: number }>();
@@ -46,7 +49,9 @@ export function apiKeyAuth(store: ApiKeyStore, ttlMs = 30_000): MiddlewareHandle
       const found = await store.findByHash(await hashApiKey(key));
       if (found.isErr()) throw found.error;
       if (!found.value) {
-        return c.json({ message: 'invalid API key' }, 401, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+        return c.json({ message: 'invalid API key' }, 401, {
+          'WWW-Authenticate': 'Bearer error="invalid_token"',
+        });
       }
       entry = { record: found.value, until: now + ttlMs };
       if (cache.size > 1_000) cache.clear();

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { client, freshDatabase, killHard, type ServerProcess, startServerProcess, stopGracefully } from './process.js';
+import {
+  client,
+  freshDatabase,
+  killHard,
+  type ServerProcess,
+  startServerProcess,
+  stopGracefully,
+} from './process.js';
 
 const N = 200;
 const LAMPORTS = (i: number) => BigInt(i + 1) * 1_000n;
@@ -40,7 +47,9 @@ describe('crash safety: kill -9 mid-stream and replay', () => {
     cleanup.push(() => killHard(server));
     let call = client(server.baseUrl, server.apiKey);
     const sender = (await call('POST', '/v1/api/accounts', {})).json.publicKey as string;
-    expect((await call('POST', `/v1/api/accounts/${sender}/airdrop`, { currency: 'SOL', amount: '100' })).status).toBe(200);
+    expect(
+      (await call('POST', `/v1/api/accounts/${sender}/airdrop`, { currency: 'SOL', amount: '100' })).status,
+    ).toBe(200);
 
     const keys = Array.from({ length: N }, (_, i) => `crash-${i}-${Date.now()}`);
     const body = (i: number) => ({ account: sender, amount: sol(LAMPORTS(i)), priority: 'Low' });
@@ -100,7 +109,10 @@ describe('crash safety: kill -9 mid-stream and replay', () => {
     }
 
     const expectedSpent = Array.from({ length: N }, (_, i) => LAMPORTS(i)).reduce((a, b) => a + b, 0n);
-    const balances = (await call('GET', `/v1/api/accounts/${sender}`)).json.balances as Array<{ currency: string; baseUnits: string }>;
+    const balances = (await call('GET', `/v1/api/accounts/${sender}`)).json.balances as Array<{
+      currency: string;
+      baseUnits: string;
+    }>;
     const onChain = BigInt(balances.find((b) => b.currency === 'SOL')!.baseUnits);
     expect(100_000_000_000n - onChain).toBe(expectedSpent);
 

@@ -50,13 +50,21 @@ describe('two servers and two workers on one database, chain over JSON-RPC', () 
       servers.push(server);
     }
     const workers = ['worker-a', 'worker-b'].map((name) =>
-      startWorkerProcess({ ...shared, DATA_DIR: join(root, name), WORKER_ID: name, WORKER_INTERVAL_MS: '100' }),
+      startWorkerProcess({
+        ...shared,
+        DATA_DIR: join(root, name),
+        WORKER_ID: name,
+        WORKER_INTERVAL_MS: '100',
+      }),
     );
     for (const w of workers) cleanup.push(() => stopChild(w.child));
 
     const calls = servers.map((s) => client(s.baseUrl, s.apiKey));
     const sender = (await calls[0]!('POST', '/v1/api/accounts', {})).json.publicKey as string;
-    const funded = await calls[0]!('POST', `/v1/api/accounts/${sender}/airdrop`, { currency: 'SOL', amount: '50' });
+    const funded = await calls[0]!('POST', `/v1/api/accounts/${sender}/airdrop`, {
+      currency: 'SOL',
+      amount: '50',
+    });
     expect(funded.status, JSON.stringify(funded.json)).toBe(200);
 
     const started = Date.now();
@@ -101,7 +109,12 @@ describe('two servers and two workers on one database, chain over JSON-RPC', () 
     expect(statuses.rows).toEqual([{ status: 'finalized', n: String(N) }]);
 
     // Every transaction reached its terminal status by exactly one event, and no move repeated.
-    const events = await sql.query<{ transaction_id: string; moves: string; terminal: string; distinct_moves: string }>(
+    const events = await sql.query<{
+      transaction_id: string;
+      moves: string;
+      terminal: string;
+      distinct_moves: string;
+    }>(
       `SELECT e.transaction_id,
               count(*) AS moves,
               count(*) FILTER (WHERE e.to_status IN ('finalized', 'failed', 'expired')) AS terminal,

@@ -34,7 +34,10 @@ export interface ServerProcess {
 }
 
 /** Starts `node dist/main.js` and waits until it has written fresh dev credentials and answers /healthz. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 60_000,
+): Promise<ServerProcess> {
   const dataDir = env.DATA_DIR!;
   const credentialsPath = join(dataDir, 'dev-credentials.json');
   // The file is kept across restarts (it carries the API key, and so the idempotency scope);
@@ -52,7 +55,10 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
     try {
       if ((await stat(credentialsPath)).mtimeMs < startedAt) throw new Error('stale credentials');
-      const creds = JSON.parse(await readFile(credentialsPath, 'utf8')) as { baseUrl: string; apiKey: string };
+      const creds = JSON.parse(await readFile(credentialsPath, 'utf8')) as {
+        baseUrl: string;
+        apiKey: string;
+      };
       const health = await fetch(`${creds.baseUrl}/healthz`);
       if (health.ok) return { child, baseUrl: creds.baseUrl, apiKey: creds.apiKey, output: () => output };
     } catch {
@@ -98,11 +104,14 @@ export function client(baseUrl: string, apiKey: string) {
   };
 }
 
-export const LOCALNET_MAIN = new URL('../../../../packages/adapters/dist/localnet.js', import.meta.url).pathname;
+export const LOCALNET_MAIN = new URL('../../../../packages/adapters/dist/localnet.js', import.meta.url)
+  .pathname;
 export const WORKER_MAIN = new URL('../../../worker/dist/main.js', import.meta.url).pathname;
 
 /** Starts `pnpm localnet`'s entry and waits for its LOCALNET_READY line. */
-export async function startLocalnetProcess(env: Record<string, string>): Promise<{ child: ChildProcess; rpcUrl: string }> {
+export async function startLocalnetProcess(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; rpcUrl: string }> {
   const child = spawn(process.execPath, [LOCALNET_MAIN], {
     env: { ...process.env, LOCALNET_RPC_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,7 +133,10 @@ export async function startLocalnetProcess(env: Record<string, string>): Promise
   });
 }
 
-export function startWorkerProcess(env: Record<string, string>): { child: ChildProcess; output: () => string } {
+export function startWorkerProcess(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+} {
   let output = '';
   const child = spawn(process.execPath, [WORKER_MAIN], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },

@@ -249,7 +249,9 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
     const ok = quotes.filter((r) => r.status === 200).map((r) => r.json);
     const refused = quotes.filter((r) => r.status !== 200);
     expect(
-      refused.filter((r) => r.status !== 422 || r.json.code !== 'INSUFFICIENT_LIQUIDITY').map((r) => [r.status, r.json]),
+      refused
+        .filter((r) => r.status !== 422 || r.json.code !== 'INSUFFICIENT_LIQUIDITY')
+        .map((r) => [r.status, r.json]),
     ).toEqual([]);
     expect(ok.length).toBeGreaterThanOrEqual(90);
     const promised = ok.reduce((s, q) => s + BigInt(q.quote.outAmount), 0n);

@@ -1,4 +1,9 @@
-import { TERMINAL_STATUSES, type Signature, type StorePort, type TransactionRecord } from '@token-actions/core';
+import {
+  type Signature,
+  type StorePort,
+  TERMINAL_STATUSES,
+  type TransactionRecord,
+} from '@token-actions/core';
 import { okAsync } from 'neverthrow';
 
 /**

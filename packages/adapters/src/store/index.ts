@@ -1,3 +1,4 @@
+export { withSettledTransactionCache } from './cache.js';
 export { type MigrateResult, migrate } from './pg/migrate.js';
 export { migrations } from './pg/migrations/index.js';
 export type { Migration } from './pg/migrations/types.js';
@@ -13,4 +14,3 @@ export {
 } from './pg/store.js';
 export { createPgSwapStore } from './pg/swap-store.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';
-export { withSettledTransactionCache } from './cache.js';

@@ -121,8 +121,9 @@ describe('Jupiter aggregator adapter against a local server speaking Jupiter’s
         prioritizationFeeLamports: 9999,
         computeUnitLimit: 388876,
       });
+    handler = (_r, _b, res) => json(res, 200, QUOTE);
     const q = (
-      await ((handler = (_r, _b, res) => json(res, 200, QUOTE)), jupiter()).quote({
+      await jupiter().quote({
         inputMint: WRAPPED_SOL_MINT,
         outputMint: USDC,
         amount: 1n,
@@ -178,8 +179,11 @@ describe('Jupiter aggregator adapter against a local server speaking Jupiter’s
     ],
     [502, '<html>bad gateway</html>', 'AGGREGATOR_UNAVAILABLE'],
   ])('maps HTTP %i %j to %s', async (status, body, code) => {
-    handler = (_req, _body, res) =>
-      typeof body === 'string' ? (res.writeHead(status), res.end(body)) : json(res, status, body);
+    handler = (_req, _body, res) => {
+      if (typeof body !== 'string') return json(res, status, body);
+      res.writeHead(status);
+      res.end(body);
+    };
     const e = (
       await jupiter().quote({ inputMint: WRAPPED_SOL_MINT, outputMint: USDC, amount: 5n, slippageBps: 50 })
     )._unsafeUnwrapErr();

@@ -1,12 +1,12 @@
 import {
   aggregatorSwap,
-  executeSwap,
-  splitWireTransaction,
-  settleSwaps,
-  sweepUnsettled,
   assembleTransaction,
-  toBase64,
+  executeSwap,
   type PublicKey,
+  settleSwaps,
+  splitWireTransaction,
+  sweepUnsettled,
+  toBase64,
 } from '@token-actions/core';
 import { createTestSwapDeps } from '@token-actions/core/testing';
 import { describe, expect, it } from 'vitest';

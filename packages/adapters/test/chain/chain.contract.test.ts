@@ -310,13 +310,25 @@ describe.each(harnesses)('ChainPort contract: %s', (_name, make) => {
     // All or nothing: a leg the sender cannot pay fails the whole transaction, the other leg too.
     const second = (
       await chain.prepare(
-        { kind: 'transfers', legs: [{ ...legs[0]!, amount: SOL / 2n }, { ...legs[1]!, amount: 100_000_000n }] },
+        {
+          kind: 'transfers',
+          legs: [
+            { ...legs[0]!, amount: SOL / 2n },
+            { ...legs[1]!, amount: 100_000_000n },
+          ],
+        },
         { feePayer: vault.address, computeUnitPrice: 0n },
       )
     )._unsafeUnwrap();
     const third = (
       await chain.prepare(
-        { kind: 'transfers', legs: [{ ...legs[0]!, amount: SOL / 2n }, { ...legs[1]!, amount: 800_000_000n }] },
+        {
+          kind: 'transfers',
+          legs: [
+            { ...legs[0]!, amount: SOL / 2n },
+            { ...legs[1]!, amount: 800_000_000n },
+          ],
+        },
         { feePayer: vault.address, computeUnitPrice: 0n },
       )
     )._unsafeUnwrap();
@@ -326,11 +338,16 @@ describe.each(harnesses)('ChainPort contract: %s', (_name, make) => {
     expect(await balance(user.address, usdc)).toBe(249_401_047n);
     // A user-paid route: the user is the fee payer and signs first.
     const userPaid = (
-      await chain.prepare({ kind: 'transfers', legs: [{ ...legs[1]!, amount: 1n }] }, { feePayer: user.address, computeUnitPrice: 0n })
+      await chain.prepare(
+        { kind: 'transfers', legs: [{ ...legs[1]!, amount: 1n }] },
+        { feePayer: user.address, computeUnitPrice: 0n },
+      )
     )._unsafeUnwrap();
     expect(userPaid.signers).toEqual([user.address, vault.address]);
     expect(
-      (await chain.prepare({ kind: 'transfers', legs: [] }, { feePayer: user.address, computeUnitPrice: 0n }))._unsafeUnwrapErr().code,
+      (
+        await chain.prepare({ kind: 'transfers', legs: [] }, { feePayer: user.address, computeUnitPrice: 0n })
+      )._unsafeUnwrapErr().code,
     ).toBe('INVALID_INPUT');
   });
 

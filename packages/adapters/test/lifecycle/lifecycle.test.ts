@@ -1,9 +1,9 @@
 import {
   type ActionDeps,
   type ChainPort,
-  type PublicKey,
   DEFAULT_POLICIES,
   domainError,
+  type PublicKey,
   prepareIntent,
   recordAndSend,
   type Signature,
@@ -11,7 +11,12 @@ import {
   track,
   trackingPass,
 } from '@token-actions/core';
-import { createFakeFeeOracle, createInMemoryKeystore, createSequentialIds, createTestMac } from '@token-actions/core/testing';
+import {
+  createFakeFeeOracle,
+  createInMemoryKeystore,
+  createSequentialIds,
+  createTestMac,
+} from '@token-actions/core/testing';
 import { errAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiteSvmChain, type LocalnetChain } from '../../src/chain/index.js';
@@ -29,12 +34,20 @@ describe('transaction lifecycle on LiteSVM + PGlite', () => {
   let sender: PublicKey;
 
   beforeAll(async () => {
-    chain = await createLiteSvmChain({ slotIntervalMs: 0, finalityDepthSlots: 4, blockhashValiditySlots: 150 });
+    chain = await createLiteSvmChain({
+      slotIntervalMs: 0,
+      finalityDepthSlots: 4,
+      blockhashValiditySlots: 150,
+    });
     sql = await createPgliteClient();
     await migrate(sql);
     const keystore = createInMemoryKeystore();
     const named = async (n: string) => (await keystore.named(n))._unsafeUnwrap();
-    const accounts = { treasury: await named('treasury'), escrowVault: await named('escrow'), mintAuthority: await named('mint') };
+    const accounts = {
+      treasury: await named('treasury'),
+      escrowVault: await named('escrow'),
+      mintAuthority: await named('mint'),
+    };
     chain.fund(accounts.treasury, 10_000_000_000n);
     deps = {
       chain,
@@ -56,7 +69,13 @@ describe('transaction lifecycle on LiteSVM + PGlite', () => {
   });
 
   const transfer = (from: string, amount: bigint) =>
-    ({ kind: 'transfer', currency: chain.currencies.native, from, to: deps.accounts.treasury, amount }) as never;
+    ({
+      kind: 'transfer',
+      currency: chain.currencies.native,
+      from,
+      to: deps.accounts.treasury,
+      amount,
+    }) as never;
 
   it('a transaction that fails on chain ends failed with the program error', async () => {
     const from = sender;
@@ -83,7 +102,11 @@ describe('transaction lifecycle on LiteSVM + PGlite', () => {
     const from = sender;
     chain.fund(from, 1_000_000_000n);
     // The network drops every send: the record exists, the chain never sees the transaction.
-    const dropping: ChainPort = { ...chain, cluster: chain.cluster, send: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'dropped')) };
+    const dropping: ChainPort = {
+      ...chain,
+      cluster: chain.cluster,
+      send: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'dropped')),
+    };
     const lossy = { ...deps, chain: dropping };
     const p = (await prepareIntent(lossy, transfer(from, 1_000n), 'Low'))._unsafeUnwrap();
     const s = (await signPrepared(lossy, p))._unsafeUnwrap();

@@ -21,7 +21,10 @@ describe('settled-transaction cache', () => {
   it('reads unsettled records through and serves settled ones from memory', async () => {
     const inner = createInMemoryStore();
     let reads = 0;
-    const counting = { ...inner, transactions: { ...inner.transactions, get: (id: Signature) => (reads++, inner.transactions.get(id)) } };
+    const counting = {
+      ...inner,
+      transactions: { ...inner.transactions, get: (id: Signature) => (reads++, inner.transactions.get(id)) },
+    };
     const store = withSettledTransactionCache(counting);
     await store.transactions.insert(record('a'));
 
@@ -34,7 +37,8 @@ describe('settled-transaction cache', () => {
     await store.transactions.transition('a' as Signature, 'processed', 'finalized');
     expect((await store.transactions.get('a' as Signature))._unsafeUnwrap()?.status).toBe('finalized');
     const before = reads;
-    for (let i = 0; i < 5; i++) expect((await store.transactions.get('a' as Signature))._unsafeUnwrap()?.status).toBe('finalized');
+    for (let i = 0; i < 5; i++)
+      expect((await store.transactions.get('a' as Signature))._unsafeUnwrap()?.status).toBe('finalized');
     expect(reads).toBe(before);
   });
 

@@ -370,11 +370,16 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         const record = txRecord({ requestKey: 'key_1:esc' }, clock);
         const escrow = escrowRecord({ fundingTransactionId: record.id }, clock);
         (await store.transactions.insert({ ...record, escrowId: escrow.id }, { escrow }))._unsafeUnwrap();
-        expect((await store.escrows.get(escrow.id))._unsafeUnwrap()).toMatchObject({ id: escrow.id, status: 'held' });
+        expect((await store.escrows.get(escrow.id))._unsafeUnwrap()).toMatchObject({
+          id: escrow.id,
+          status: 'held',
+        });
 
         const rerun = txRecord({ requestKey: 'key_1:esc' }, clock);
         const rerunEscrow = escrowRecord({ fundingTransactionId: rerun.id }, clock);
-        const out = (await store.transactions.insert({ ...rerun, escrowId: rerunEscrow.id }, { escrow: rerunEscrow }))._unsafeUnwrap();
+        const out = (
+          await store.transactions.insert({ ...rerun, escrowId: rerunEscrow.id }, { escrow: rerunEscrow })
+        )._unsafeUnwrap();
         expect(out.inserted).toBe(false);
         expect(out.record.escrowId).toBe(escrow.id);
         expect((await store.escrows.get(rerunEscrow.id))._unsafeUnwrap()).toBeNull();
@@ -398,9 +403,12 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
 
         // Nothing is left for a third worker until the leases run out; the owner may renew its own.
         expect((await store.transactions.claimUnsettled('worker-c', 10, 30_000))._unsafeUnwrap()).toEqual([]);
-        expect((await store.transactions.claimUnsettled('worker-a', 10, 30_000))._unsafeUnwrap().map((r) => r.id).sort()).toEqual(
-          [...idsA].sort(),
-        );
+        expect(
+          (await store.transactions.claimUnsettled('worker-a', 10, 30_000))
+            ._unsafeUnwrap()
+            .map((r) => r.id)
+            .sort(),
+        ).toEqual([...idsA].sort());
         clock.advance(30_001);
         const c = (await store.transactions.claimUnsettled('worker-c', 100, 30_000))._unsafeUnwrap();
         expect(c).toHaveLength(10);
@@ -509,14 +517,24 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
     describe('idempotency', () => {
       it('lets the same request take over a claim abandoned for 30 s, but not a different one', async () => {
         const t0 = clock.now();
-        expect((await store.idempotency.begin('api', 'crash', 'h', t0))._unsafeUnwrap().state).toBe('started');
+        expect((await store.idempotency.begin('api', 'crash', 'h', t0))._unsafeUnwrap().state).toBe(
+          'started',
+        );
         const soon = new Date(t0.getTime() + 29_000);
-        expect((await store.idempotency.begin('api', 'crash', 'h', soon))._unsafeUnwrap().state).toBe('in_progress');
+        expect((await store.idempotency.begin('api', 'crash', 'h', soon))._unsafeUnwrap().state).toBe(
+          'in_progress',
+        );
         const later = new Date(t0.getTime() + 30_000);
-        expect((await store.idempotency.begin('api', 'crash', 'other', later))._unsafeUnwrap().state).toBe('mismatch');
-        expect((await store.idempotency.begin('api', 'crash', 'h', later))._unsafeUnwrap().state).toBe('started');
+        expect((await store.idempotency.begin('api', 'crash', 'other', later))._unsafeUnwrap().state).toBe(
+          'mismatch',
+        );
+        expect((await store.idempotency.begin('api', 'crash', 'h', later))._unsafeUnwrap().state).toBe(
+          'started',
+        );
         // The takeover restarts the window.
-        expect((await store.idempotency.begin('api', 'crash', 'h', later))._unsafeUnwrap().state).toBe('in_progress');
+        expect((await store.idempotency.begin('api', 'crash', 'h', later))._unsafeUnwrap().state).toBe(
+          'in_progress',
+        );
       });
 
       it('claims a new key, then reports it in progress, then completed', async () => {

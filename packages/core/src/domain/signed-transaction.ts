@@ -64,7 +64,7 @@ export async function verifyEd25519(
   signature: Uint8Array,
 ): Promise<boolean> {
   const raw = decodeBase58(publicKey);
-  if (!raw || raw.length !== 32 || signature.length !== 64) return false;
+  if (raw?.length !== 32 || signature.length !== 64) return false;
   try {
     const key = await crypto.subtle.importKey('raw', raw as BufferSource, { name: 'Ed25519' }, false, [
       'verify',

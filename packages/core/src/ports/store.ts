@@ -65,7 +65,11 @@ export interface TransactionStore {
    * those another owner holds an unexpired lease on. Several workers calling at once get disjoint
    * sets, so each transaction is polled and rebroadcast by one worker at a time.
    */
-  claimUnsettled(owner: string, limit: number, leaseMs: number): ResultAsync<readonly TransactionRecord[], DomainError>;
+  claimUnsettled(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+  ): ResultAsync<readonly TransactionRecord[], DomainError>;
   countByKind?(kind: TransactionKind): ResultAsync<number, DomainError>;
 }
 

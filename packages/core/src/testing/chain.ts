@@ -234,7 +234,8 @@ export function createFakeChain(options: FakeChainOptions = {}): FakeChain {
       }
       // Legs run in order; a later leg may spend what an earlier one delivered, as on chain.
       const running = new Map<string, bigint>();
-      const held = (owner: string, key: string) => running.get(balanceKey(owner, key)) ?? balanceOf(owner, key);
+      const held = (owner: string, key: string) =>
+        running.get(balanceKey(owner, key)) ?? balanceOf(owner, key);
       const legs: { currencyKey: string; from: string; to: string; amount: string }[] = [];
       for (const [i, leg] of intent.legs.entries()) {
         const keys = checkKeys({ feePayer, [`legs[${i}].from`]: leg.from, [`legs[${i}].to`]: leg.to });
@@ -253,7 +254,8 @@ export function createFakeChain(options: FakeChainOptions = {}): FakeChain {
       signers = [...new Set([feePayer, ...intent.legs.map((leg) => leg.from)])];
       writable = [...new Set([feePayer, ...intent.legs.flatMap((leg) => [leg.from, leg.to])])];
       limit = intent.legs.reduce(
-        (units, leg) => units + (leg.currency.mint === undefined ? COMPUTE_UNITS.native : COMPUTE_UNITS.token),
+        (units, leg) =>
+          units + (leg.currency.mint === undefined ? COMPUTE_UNITS.native : COMPUTE_UNITS.token),
         0,
       );
     } else if (intent.kind === 'mint_nft') {

@@ -1,3 +1,4 @@
+export * from './aggregator.js';
 export * from './chain.js';
 export * from './clock.js';
 export * from './deps.js';
@@ -6,7 +7,6 @@ export * from './keystore.js';
 export * from './oauth.js';
 export * from './rate-limit.js';
 export * from './store.js';
-export * from './aggregator.js';
 export * from './swap-deps.js';
 export * from './swap-store.js';
 export * from './webhooks.js';

@@ -70,7 +70,10 @@ export function createInMemoryStore(
         if (existing) return okAsync({ inserted: false, record: copyTx(existing) });
         transactions.set(record.id, copyTx(record));
         const escrow = options?.escrow;
-        if (escrow && ![...escrows.values()].some((e) => e.fundingTransactionId === escrow.fundingTransactionId)) {
+        if (
+          escrow &&
+          ![...escrows.values()].some((e) => e.fundingTransactionId === escrow.fundingTransactionId)
+        ) {
           escrows.set(escrow.id, escrow);
         }
         return okAsync({ inserted: true, record: copyTx(record) });
@@ -146,7 +149,11 @@ export function createInMemoryStore(
       },
       reopen(id, settlementTransactionId) {
         const current = escrows.get(id);
-        if (!current || current.status === 'held' || current.settlementTransactionId !== settlementTransactionId) {
+        if (
+          !current ||
+          current.status === 'held' ||
+          current.settlementTransactionId !== settlementTransactionId
+        ) {
           return okAsync(false);
         }
         const { settlementTransactionId: _, ...rest } = current;
@@ -155,7 +162,7 @@ export function createInMemoryStore(
       },
       settle(id, to, settlementTransactionId) {
         const current = escrows.get(id);
-        if (!current || current.status !== 'held') return okAsync(false);
+        if (current?.status !== 'held') return okAsync(false);
         escrows.set(id, { ...current, status: to, settlementTransactionId, updatedAt: now() });
         return okAsync(true);
       },

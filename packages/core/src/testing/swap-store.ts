@@ -100,7 +100,7 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
     },
     attachTransaction(requestId, transaction) {
       const r = requests.get(requestId);
-      if (!r || r.status !== 'prepared' || r.transaction) return okAsync(false);
+      if (r?.status !== 'prepared' || r.transaction) return okAsync(false);
       put({
         ...r,
         transaction,
@@ -119,7 +119,7 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
     },
     markSubmitted(requestId, transactionId, signedWire) {
       const r = requests.get(requestId);
-      if (!r || r.status !== 'prepared') return okAsync(false);
+      if (r?.status !== 'prepared') return okAsync(false);
       put({ ...r, status: 'submitted', signedWire, transactionId, updatedAt: now() });
       return okAsync(true);
     },

@@ -31,7 +31,7 @@ export function createInMemoryWebhookStore(options: { clock?: ClockPort } = {}):
     },
     recordAttempt(id, attempt, at) {
       const d = deliveries.get(id);
-      if (!d || d.status !== 'pending') return okAsync(undefined);
+      if (d?.status !== 'pending') return okAsync(undefined);
       if (attempt.delivered) {
         deliveries.set(id, {
           ...d,

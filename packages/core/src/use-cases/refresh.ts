@@ -65,7 +65,9 @@ export function refreshStatuses(
         };
         return deps.store.transactions
           .transition(record.id, record.status, next, patch)
-          .andThen((moved) => (moved ? reopenEscrowOfLostPayout(deps, record, next).map(() => moved) : okAsync(moved)))
+          .andThen((moved) =>
+            moved ? reopenEscrowOfLostPayout(deps, record, next).map(() => moved) : okAsync(moved),
+          )
           .map((moved) =>
             moved ? { ...record, ...patch, status: next, updatedAt: deps.clock.now() } : record,
           );

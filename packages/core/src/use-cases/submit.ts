@@ -94,16 +94,18 @@ export function recordAndSend(
     createdAt: now,
     updatedAt: now,
   };
-  return deps.store.transactions.insert(record, escrow ? { escrow } : {}).andThen(({ inserted, record: stored }) => {
-    if (stored.status !== 'pending') return okAsync({ record: stored, duplicate: !inserted });
-    // A send failure is not the caller's failure: the record exists and is rebroadcast until it
-    // lands or its blockhash expires, so the answer is still the transaction id. What is sent is
-    // the stored transaction: for a re-run request that is the one recorded the first time.
-    return deps.chain
-      .send(stored.wire)
-      .orElse(() => okAsync(stored.id))
-      .map(() => ({ record: stored, duplicate: !inserted }));
-  });
+  return deps.store.transactions
+    .insert(record, escrow ? { escrow } : {})
+    .andThen(({ inserted, record: stored }) => {
+      if (stored.status !== 'pending') return okAsync({ record: stored, duplicate: !inserted });
+      // A send failure is not the caller's failure: the record exists and is rebroadcast until it
+      // lands or its blockhash expires, so the answer is still the transaction id. What is sent is
+      // the stored transaction: for a re-run request that is the one recorded the first time.
+      return deps.chain
+        .send(stored.wire)
+        .orElse(() => okAsync(stored.id))
+        .map(() => ({ record: stored, duplicate: !inserted }));
+    });
 }
 
 /** prepare + sign + record + send: the path of every transaction the service initiates directly. */

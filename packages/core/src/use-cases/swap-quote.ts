@@ -8,8 +8,8 @@ import {
   type BuiltSwap,
   type PricedRoute,
   parseSwapRequest,
-  priceRoute,
   poolIdResolver,
+  priceRoute,
   reserveAndBuild,
 } from './swap-route.js';
 

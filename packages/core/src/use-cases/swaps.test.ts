@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import { splitWireTransaction } from '../domain/signed-transaction.js';
 import { assembleTransaction, fromBase64, toBase64 } from '../domain/wire.js';
-import type { PoolSeed } from './pools.js';
 import { createFakeAggregator, createTestSwapDeps, type TestSwapDeps } from '../testing/index.js';
 import {
   aggregatorSwap,
@@ -18,6 +17,7 @@ import {
   sweepUnsettled,
   transactionComplete,
 } from './index.js';
+import type { PoolSeed } from './pools.js';
 
 const caller = (subject: PublicKey) => ({ subject, clientId: 'client-1' });
 

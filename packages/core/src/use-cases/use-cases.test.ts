@@ -1,7 +1,7 @@
 import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
-import { domainError } from '../errors.js';
 import type { PublicKey, Signature } from '../domain/public-key.js';
+import { domainError } from '../errors.js';
 import { createTestDeps, type TestDeps } from '../testing/index.js';
 import {
   charityDonate,
@@ -142,15 +142,26 @@ describe('escrow', () => {
     const t = await setup();
     const merchant = (await t.keystore.create())._unsafeUnwrap();
     const paid = (
-      await merchantPay(t.deps, { merchant, amount: '40', currency: 'USDC', useEscrow: true, account: t.sender })
+      await merchantPay(t.deps, {
+        merchant,
+        amount: '40',
+        currency: 'USDC',
+        useEscrow: true,
+        account: t.sender,
+      })
     )._unsafeUnwrap();
     t.chain.advance(2);
-    const dropping = { ...t.deps, chain: { ...t.chain, send: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'dropped')) } };
+    const dropping = {
+      ...t.deps,
+      chain: { ...t.chain, send: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'dropped')) },
+    };
     const lost = (await settleEscrow(dropping, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrap();
     expect(lost.escrow.status).toBe('released');
     t.chain.advance(200);
     (await sweepUnsettled(t.deps))._unsafeUnwrap();
-    expect((await track(t.deps, { transactionId: lost.transactionId }))._unsafeUnwrap().status).toBe('expired');
+    expect((await track(t.deps, { transactionId: lost.transactionId }))._unsafeUnwrap().status).toBe(
+      'expired',
+    );
     expect((await t.store.escrows.get(paid.escrowId!))._unsafeUnwrap()?.status).toBe('held');
     expect(await balance(t, merchant, 'USDC')).toBe(0n);
 
@@ -255,7 +266,11 @@ describe('tracking pass', () => {
     const t = await setup();
     const ids: string[] = [];
     for (let i = 1; i <= 20; i++) {
-      ids.push((await donate(t.deps, { currency: 'SOL', account: t.sender, amount: `0.00${i}`, priority: 'Low' }))._unsafeUnwrap().transactionId);
+      ids.push(
+        (
+          await donate(t.deps, { currency: 'SOL', account: t.sender, amount: `0.00${i}`, priority: 'Low' })
+        )._unsafeUnwrap().transactionId,
+      );
     }
     t.chain.advance(40);
     const [a, b] = await Promise.all([

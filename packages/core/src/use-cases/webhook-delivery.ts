@@ -63,4 +63,3 @@ export function deliverWebhooks(
     return ok(counts);
   });
 }
-

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { aggregatorSwap, type AggregatorQuote, toBase64 } from '@token-actions/core';
-import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
+import { type AggregatorQuote, aggregatorSwap, toBase64 } from '@token-actions/core';
 import type { Context } from 'hono';
+import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
 import type { Logger } from '../../logger.js';
 import type { SwapComposition } from '../../swaps.js';
 import {

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { projectSwap, spotPrice, type SwapInfoQuery, swapInfo, toBase64 } from '@token-actions/core';
-import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
+import { projectSwap, type SwapInfoQuery, spotPrice, swapInfo, toBase64 } from '@token-actions/core';
 import type { Context } from 'hono';
+import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
 import type { Logger } from '../../logger.js';
 import type { SwapComposition } from '../../swaps.js';
 import {

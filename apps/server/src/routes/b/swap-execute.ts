@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
 import { executeSwap } from '@token-actions/core';
-import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
 import type { Context } from 'hono';
+import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
 import type { Logger } from '../../logger.js';
 import type { SwapComposition } from '../../swaps.js';
 import { bearerSecurity, errorsB, extraError, interfaceBHook, RateLimit, settle, valid } from './common.js';

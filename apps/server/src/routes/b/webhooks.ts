@@ -12,11 +12,9 @@ const CompletionBody = z
   .union([
     z.object({
       transactionId: z.string(),
-      status: z
-        .string()
-        .openapi({
-          description: 'What the sender claims: processed, confirmed, finalized, failed or expired',
-        }),
+      status: z.string().openapi({
+        description: 'What the sender claims: processed, confirmed, finalized, failed or expired',
+      }),
       slot: z.number().int().optional(),
       error: z.unknown().optional(),
     }),

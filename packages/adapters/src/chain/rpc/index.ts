@@ -375,7 +375,7 @@ export function createRpcChain(config: RpcChainConfig): ChainPort {
       associatedTokenAddress(new Web3PublicKey(currency.mint), ownerKey.value, tokenProgram),
       commitment,
     );
-    if (!account || !account.owner.equals(tokenProgram)) return ok(0n);
+    if (!account?.owner.equals(tokenProgram)) return ok(0n);
     return ok(tokenAccountAmount(account.data));
   };
 
@@ -398,7 +398,7 @@ export function createRpcChain(config: RpcChainConfig): ChainPort {
     const mintKey = toKey(mintAddress, 'mint');
     if (mintKey.isErr()) return err(mintKey.error);
     const account: AccountInfo<Buffer> | null = await connection.getAccountInfo(mintKey.value, commitment);
-    if (!account || !account.owner.equals(TOKEN_2022_PROGRAM_ID)) return ok(null);
+    if (!account?.owner.equals(TOKEN_2022_PROGRAM_ID)) return ok(null);
     const decoded = decodeNftMint(mintKey.value, account);
     if (!decoded) return ok(null);
     const owner = await nftOwner(mintKey.value);

@@ -185,12 +185,17 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
                       LIMIT $2
                       FOR UPDATE SKIP LOCKED) picked
               WHERE t.id = picked.id
-          RETURNING ${TX_COLUMNS.split(',').map((c) => `t.${c.trim()}`).join(', ')}`,
+          RETURNING ${TX_COLUMNS.split(',')
+            .map((c) => `t.${c.trim()}`)
+            .join(', ')}`,
             [owner, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(leaseMs)), now()],
           );
           return result.rows
             .map(toTransaction)
-            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+            .sort(
+              (a, b) =>
+                a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+            );
         });
       },
 

@@ -11,6 +11,10 @@ import { migration0004 } from './0004_pools.js';
 import { migration0100 } from './0100_oauth.js';
 import type { Migration } from './types.js';
 
-export const migrations: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0100].sort((a, b) =>
-  a.id.localeCompare(b.id),
-);
+export const migrations: readonly Migration[] = [
+  migration0001,
+  migration0002,
+  migration0003,
+  migration0004,
+  migration0100,
+].sort((a, b) => a.id.localeCompare(b.id));
