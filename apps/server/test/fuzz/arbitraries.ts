@@ -63,7 +63,7 @@ const NASTY = fc.constantFrom(
   '..\\..\\windows\\win.ini',
   '%00',
   '%2e%2e%2f',
-  '${jndi:ldap://127.0.0.1/a}',
+  '$' + '{jndi:ldap://127.0.0.1/a}',
   '{{7*7}}',
   '<script>alert(1)</script>',
   "' OR '1'='1' --",
@@ -111,7 +111,7 @@ export const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0, -0, 1, -1, 1.5, 1e21, -1e-7, Number.MAX_SAFE_INTEGER + 2, 18446744073709551616),
+  fc.constantFrom(0, -0, 1, -1, 1.5, 1e21, -1e-7, Number.MAX_SAFE_INTEGER + 2, 2 ** 64),
   fc.array(fc.jsonValue({ maxDepth: 2 }), { maxLength: 4 }),
   fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }),
 );

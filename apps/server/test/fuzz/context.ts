@@ -1,5 +1,5 @@
 import { type Harness, startHarness } from '../integration/harness.js';
-import { type Transport, createTransport } from './http.js';
+import { createTransport, type Transport } from './http.js';
 
 /**
  * What the fuzz suite knows about the running service: the real service on its embedded defaults
@@ -53,7 +53,16 @@ export const FUZZ_ENV = {
 /** The seed of every property; override with FUZZ_SEED to explore, or to replay a CI failure. */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_0006);
 
-async function ok(h: Harness, method: string, path: string, body?: unknown): Promise<any> {
+/** The fields setup reads from answers (each route returns the ones it has). */
+interface SetupAnswer {
+  readonly publicKey: string;
+  readonly transactionId: string;
+  readonly escrowId: string;
+  readonly mint: string;
+  readonly preview: string;
+}
+
+async function ok(h: Harness, method: string, path: string, body?: unknown): Promise<SetupAnswer> {
   const res = await h.call(method, path, body);
   if (res.status !== 200)
     throw new Error(`fuzz setup: ${method} ${path} answered ${res.status} ${JSON.stringify(res.json)}`);

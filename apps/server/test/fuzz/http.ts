@@ -27,7 +27,7 @@ export interface Transport {
   send(req: FuzzRequest): Promise<FuzzResponse>;
   /** Requests sent so far (the suite's budget is counted here). */
   readonly sent: number;
-  /** Requests retried because a reused keep-alive socket was reset before any answer. */
+  /** Requests retried on a fresh connection because their keep-alive socket was reset before any answer. */
   readonly resets: number;
   /** The slowest request so far and how long it took. */
   readonly slowest: { ms: number; req?: FuzzRequest };
@@ -50,11 +50,11 @@ export function createTransport(baseUrl: string, maxSockets = 8): Transport {
     slowest,
     send(req) {
       sent++;
-      return once(req, agent).catch((error: NodeJS.ErrnoException & { reused?: boolean }) => {
-        // A keep-alive socket the server closed is reset when reused: the request never reached
-        // the server, and Node's documentation says to retry it. A fresh connection tells a stale
-        // socket from a server that does not answer.
-        if (!error.reused || error.code !== 'ECONNRESET') throw error;
+      return once(req, agent).catch((error: NodeJS.ErrnoException) => {
+        // A keep-alive socket the server has closed is reset when the client reuses it (Node's
+        // documentation says to retry such requests). The retry goes over a fresh connection, so a
+        // server that really drops a request is still reported.
+        if (error.code !== 'ECONNRESET' && error.code !== 'EPIPE') throw error;
         resets++;
         return once(req, false);
       });
@@ -112,7 +112,7 @@ export function createTransport(baseUrl: string, maxSockets = 8): Transport {
         // The server may answer (413) and close before it read the whole body; the answer counts.
         if (settled) return;
         settled = true;
-        reject(Object.assign(error, { reused: outgoing.reusedSocket }));
+        reject(error);
       });
       if (req.body !== undefined) {
         if (req.chunked) {
@@ -159,8 +159,16 @@ export function sendRaw(
       const text = Buffer.concat(chunks).toString('latin1');
       const head = text.indexOf('\r\n\r\n');
       if (head >= 0) {
-        const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, head))?.[1];
+        const headers = text.slice(0, head);
+        const length = /\r\ncontent-length: *(\d+)/i.exec(headers)?.[1];
         if (length !== undefined && text.length - head - 4 >= Number(length)) done();
+        else if (/\r\ntransfer-encoding: *chunked/i.test(headers) && text.endsWith('0\r\n\r\n')) done();
+        else if (
+          length === undefined &&
+          /\r\nconnection: *close/i.test(headers) &&
+          !/\r\ntransfer-encoding/i.test(headers)
+        )
+          done();
       }
     });
     socket.on('error', done);

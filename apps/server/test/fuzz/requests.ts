@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import {
   anyJson,
   anyMethod,
-  badAuthorization,
   type BodySpec,
+  badAuthorization,
   bodyOfSize,
   CONTENT_TYPES_OK,
   contentTypeAny,
@@ -17,8 +17,8 @@ import {
   malformedJson,
   pathMutation,
   pathSegment,
-  randomBytesBody,
   RawJson,
+  randomBytesBody,
   withField,
 } from './arbitraries.js';
 import { describeRequest } from './checks.js';
@@ -293,138 +293,134 @@ function anyRequestFor(
   route: RouteSpec,
   badAuth: fc.Arbitrary<string | undefined>,
 ): fc.Arbitrary<Generated> {
-  {
-    const fields = route.body ? Object.entries(route.body.fields) : [];
-    const fieldValue = (required: boolean, valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>) =>
-      fc.oneof(
-        { weight: required ? 1 : 6, arbitrary: fc.constant(OMIT) },
-        { weight: 14, arbitrary: valid },
-        { weight: 4, arbitrary: invalid },
-        { weight: 1, arbitrary: fc.oneof(anyJson, hostileString, deepJson) },
-      );
-    const fieldsBody: fc.Arbitrary<BodySpec> = fc
-      .tuple(
-        fc.record(
-          Object.fromEntries(fields.map(([n, f]) => [n, fieldValue(f.required, f.valid, f.invalid)])),
-        ),
-        fc.option(
-          fc.dictionary(
-            fc.oneof(
-              fc.string({ maxLength: 12 }),
-              fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString'),
-            ),
-            fc.oneof(anyJson, deepJson),
-            { minKeys: 1, maxKeys: 3 },
-          ),
-          { freq: 8 },
-        ),
-      )
-      .map(([f, extra]) => {
-        let value: Record<string, unknown> = Object.fromEntries(
-          Object.entries(f).filter(([, v]) => v !== OMIT),
-        );
-        for (const [k, v] of Object.entries(extra ?? {})) value = withField(value, k, v);
-        return { kind: 'json', value };
-      });
-    const sign = fc.nat().map((i): BodySpec => {
-      const p = ctx.previews[i % ctx.previews.length]!;
-      return { kind: 'json', value: { ...p.request, preview: p.preview } };
-    });
-    const bodyArb: fc.Arbitrary<BodySpec> = route.body
-      ? fc.oneof(
-          { weight: 60, arbitrary: fieldsBody },
-          { weight: route.id === 'transaction-sign' ? 8 : 0, arbitrary: sign },
-          {
-            weight: 6,
-            arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value): BodySpec => ({ kind: 'json', value })),
-          },
-          { weight: 6, arbitrary: malformedJson },
-          {
-            weight: 2,
-            arbitrary: deepJson.map(
-              (d): BodySpec => ({ kind: 'json', value: fields.length ? { [fields[0]![0]]: d } : d }),
-            ),
-          },
-          {
-            weight: 2,
-            arbitrary: deepJson.map((d): BodySpec => ({ kind: 'raw', text: d.text, label: 'deep' })),
-          },
-          { weight: 3, arbitrary: bodyOfSize(ctx.maxBodyBytes) },
-          { weight: 2, arbitrary: randomBytesBody },
-          { weight: 3, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
-        )
-      : fc.oneof(
-          { weight: 18, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
-          {
-            weight: 1,
-            arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value): BodySpec => ({ kind: 'json', value })),
-          },
-          { weight: 1, arbitrary: fc.oneof(malformedJson, bodyOfSize(ctx.maxBodyBytes), randomBytesBody) },
-        );
-    const params = fc.record(
-      Object.fromEntries(
-        Object.entries(route.params).map(([n, s]) => [
-          n,
-          pathSegment(
-            fc.oneof(
-              { weight: 7, arbitrary: s.valid },
-              { weight: 2, arbitrary: s.invalid },
-              { weight: 1, arbitrary: hostileString },
-            ),
-          ),
-        ]),
-      ) as Record<string, fc.Arbitrary<string>>,
+  const fields = route.body ? Object.entries(route.body.fields) : [];
+  const fieldValue = (required: boolean, valid: fc.Arbitrary<unknown>, invalid: fc.Arbitrary<unknown>) =>
+    fc.oneof(
+      { weight: required ? 1 : 6, arbitrary: fc.constant(OMIT) },
+      { weight: 14, arbitrary: valid },
+      { weight: 4, arbitrary: invalid },
+      { weight: 1, arbitrary: fc.oneof(anyJson, hostileString, deepJson) },
     );
-    return fc
-      .record({
-        method: fc.oneof(
-          { weight: 9, arbitrary: fc.constant(route.method) },
-          { weight: 1, arbitrary: anyMethod },
-        ),
-        encoded: params,
-        rewrite: fc.option(pathMutation, { freq: 10 }),
-        body: bodyArb,
-        chunked: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
-        authorization: fc.oneof(
-          { weight: 19, arbitrary: fc.constant<string | undefined>(`Bearer ${ctx.apiKey}`) },
-          { weight: 1, arbitrary: badAuthorization(ctx.apiKey) },
-        ),
-        contentType: route.body
-          ? fc.oneof(
-              { weight: 17, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES_OK) },
-              { weight: 3, arbitrary: fc.option(contentTypeAny, { nil: undefined }) },
-            )
-          : fc.oneof(
-              { weight: 9, arbitrary: fc.constant<string | undefined>(undefined) },
-              { weight: 1, arbitrary: contentTypeAny },
-            ),
-        idempotencyKey: fc.option(
+  const fieldsBody: fc.Arbitrary<BodySpec> = fc
+    .tuple(
+      fc.record(Object.fromEntries(fields.map(([n, f]) => [n, fieldValue(f.required, f.valid, f.invalid)]))),
+      fc.option(
+        fc.dictionary(
           fc.oneof(
-            { weight: 4, arbitrary: idempotencyKeyValid },
-            { weight: 1, arbitrary: idempotencyKeyInvalid },
+            fc.string({ maxLength: 12 }),
+            fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString'),
           ),
-          { freq: 6 },
+          fc.oneof(anyJson, deepJson),
+          { minKeys: 1, maxKeys: 3 },
         ),
-        extra: fc.option(extraHeaders, { freq: 3 }),
-      })
-      .map((g): Generated => {
-        const parts: Parts = {
-          method: g.method,
-          params: Object.fromEntries(Object.keys(g.encoded).map((n) => [n, ''])),
-          encoded: g.encoded,
-          ...(g.rewrite ? { pathRewrite: g.rewrite } : {}),
-          body: g.body,
-          headers: {
-            ...(g.extra ?? {}),
-            authorization: g.authorization,
-            'content-type': g.contentType,
-            ...(g.idempotencyKey !== null ? { 'idempotency-key': g.idempotencyKey } : {}),
-          },
-          chunked: g.chunked,
-        };
-        return generated(route, toRequest(route, parts), 'any', false);
-      });
-  }
+        { freq: 8 },
+      ),
+    )
+    .map(([f, extra]) => {
+      let value: Record<string, unknown> = Object.fromEntries(
+        Object.entries(f).filter(([, v]) => v !== OMIT),
+      );
+      for (const [k, v] of Object.entries(extra ?? {})) value = withField(value, k, v);
+      return { kind: 'json', value };
+    });
+  const sign = fc.nat().map((i): BodySpec => {
+    const p = ctx.previews[i % ctx.previews.length]!;
+    return { kind: 'json', value: { ...p.request, preview: p.preview } };
+  });
+  const bodyArb: fc.Arbitrary<BodySpec> = route.body
+    ? fc.oneof(
+        { weight: 60, arbitrary: fieldsBody },
+        { weight: route.id === 'transaction-sign' ? 8 : 0, arbitrary: sign },
+        {
+          weight: 6,
+          arbitrary: fc.jsonValue({ maxDepth: 3 }).map((value): BodySpec => ({ kind: 'json', value })),
+        },
+        { weight: 6, arbitrary: malformedJson },
+        {
+          weight: 2,
+          arbitrary: deepJson.map(
+            (d): BodySpec => ({ kind: 'json', value: fields.length ? { [fields[0]![0]]: d } : d }),
+          ),
+        },
+        {
+          weight: 2,
+          arbitrary: deepJson.map((d): BodySpec => ({ kind: 'raw', text: d.text, label: 'deep' })),
+        },
+        { weight: 3, arbitrary: bodyOfSize(ctx.maxBodyBytes) },
+        { weight: 2, arbitrary: randomBytesBody },
+        { weight: 3, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
+      )
+    : fc.oneof(
+        { weight: 18, arbitrary: fc.constant<BodySpec>({ kind: 'none' }) },
+        {
+          weight: 1,
+          arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value): BodySpec => ({ kind: 'json', value })),
+        },
+        { weight: 1, arbitrary: fc.oneof(malformedJson, bodyOfSize(ctx.maxBodyBytes), randomBytesBody) },
+      );
+  const params = fc.record(
+    Object.fromEntries(
+      Object.entries(route.params).map(([n, s]) => [
+        n,
+        pathSegment(
+          fc.oneof(
+            { weight: 7, arbitrary: s.valid },
+            { weight: 2, arbitrary: s.invalid },
+            { weight: 1, arbitrary: hostileString },
+          ),
+        ),
+      ]),
+    ) as Record<string, fc.Arbitrary<string>>,
+  );
+  return fc
+    .record({
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(route.method) },
+        { weight: 1, arbitrary: anyMethod },
+      ),
+      encoded: params,
+      rewrite: fc.option(pathMutation, { freq: 10 }),
+      body: bodyArb,
+      chunked: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      authorization: fc.oneof(
+        { weight: 19, arbitrary: fc.constant<string | undefined>(`Bearer ${ctx.apiKey}`) },
+        { weight: 1, arbitrary: badAuth },
+      ),
+      contentType: route.body
+        ? fc.oneof(
+            { weight: 17, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES_OK) },
+            { weight: 3, arbitrary: fc.option(contentTypeAny, { nil: undefined }) },
+          )
+        : fc.oneof(
+            { weight: 9, arbitrary: fc.constant<string | undefined>(undefined) },
+            { weight: 1, arbitrary: contentTypeAny },
+          ),
+      idempotencyKey: fc.option(
+        fc.oneof(
+          { weight: 4, arbitrary: idempotencyKeyValid },
+          { weight: 1, arbitrary: idempotencyKeyInvalid },
+        ),
+        { freq: 6 },
+      ),
+      extra: fc.option(extraHeaders, { freq: 3 }),
+    })
+    .map((g): Generated => {
+      const parts: Parts = {
+        method: g.method,
+        params: Object.fromEntries(Object.keys(g.encoded).map((n) => [n, ''])),
+        encoded: g.encoded,
+        ...(g.rewrite ? { pathRewrite: g.rewrite } : {}),
+        body: g.body,
+        headers: {
+          ...(g.extra ?? {}),
+          authorization: g.authorization,
+          'content-type': g.contentType,
+          ...(g.idempotencyKey !== null ? { 'idempotency-key': g.idempotencyKey } : {}),
+        },
+        chunked: g.chunked,
+      };
+      return generated(route, toRequest(route, parts), 'any', false);
+    });
 }
 
 /** fast-check prints counterexamples with this instead of the whole route table. */

@@ -26,7 +26,7 @@ export class Findings {
   }
 
   countStatus(route: string, status: number) {
-    const key = `${route} ${status}`;
+    const key = `${route}\t${status}`;
     this.statuses.set(key, (this.statuses.get(key) ?? 0) + 1);
   }
 
@@ -42,7 +42,7 @@ export class Findings {
   statusTable(): string {
     const byRoute = new Map<string, string[]>();
     for (const [key, n] of [...this.statuses.entries()].sort()) {
-      const [route, status] = key.split(' ');
+      const [route, status] = key.split('\t');
       byRoute.set(route!, [...(byRoute.get(route!) ?? []), `${status}:${n}`]);
     }
     return [...byRoute.entries()]
