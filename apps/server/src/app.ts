@@ -47,7 +47,9 @@ export function createApp(services: AppServices) {
     '/v1/api/*',
     bodyLimit({
       maxSize: services.maxBodyBytes,
-      onError: (c) => c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413),
+      // The rest of an oversized body is never read, so the connection cannot carry another request.
+      onError: (c) =>
+        c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413, { connection: 'close' }),
     }),
   );
   app.use('/v1/api/*', apiKeyAuth(deps.store.apiKeys));

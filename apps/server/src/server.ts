@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { createServer } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
 import { startLoops } from '@token-actions/worker';
 import { createApp } from './app.js';
 import { compose } from './compose.js';
@@ -29,14 +30,21 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   // The OAuth issuer is this server's own URL, known once the port is bound (PORT=0 picks one),
   // so the socket is bound first and answers 503 for the moment until the app exists.
   let handler: FetchHandler = () => Response.json({ message: 'starting' }, { status: 503 });
-  const server = serve({
-    fetch: (request, env) => handler(request, env as object),
-    port: config.PORT,
+  const listener = getRequestListener((request, env) => handler(request, env as object), {
     hostname: config.HOST,
+    // A request the adapter cannot even turn into a URL (a Host of "a@b", a backslash target)
+    // never reaches the app; it still gets the documented JSON error instead of an empty 400.
+    errorHandler: () =>
+      Response.json(
+        { message: 'invalid request: the request target or Host header cannot be parsed' },
+        { status: 400, headers: { connection: 'close' } },
+      ),
   });
+  const server = createServer(listener);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
+    server.listen(config.PORT, config.HOST);
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
