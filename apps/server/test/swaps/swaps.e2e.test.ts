@@ -239,8 +239,13 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
 
 describe('must-show 2: 100 simultaneous firm quotes against a small pool', () => {
   it('honours every one that lands, never lets the vault fall below what is reserved, lands none twice', async () => {
-    const vault = (await pool('SOL-USDC')).vault as string;
-    const startBook = await pool('SOL-USDC');
+    // Earlier tests' swaps settle into the book at finalized: start once nothing is reserved in
+    // either direction (a USDC -> SOL hop reserves SOL), so the baseline does not move under this test.
+    const startBook = await waitFor(async () => {
+      const [p, reverse] = [await pool('SOL-USDC'), await pool('USDC-SOL')];
+      return p.reservedOut === '0' && reverse.reservedOut === '0' ? p : undefined;
+    });
+    const vault = startBook.vault as string;
     const quotes = await Promise.all(
       Array.from({ length: 100 }, () =>
         b('POST', '/v1/project/swap', { tokenPair: 'SOL-USDC', amount: '0.1' }),
