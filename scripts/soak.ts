@@ -504,10 +504,22 @@ async function main() {
     const step = Math.max(1, Math.floor(rss.length / 12));
     for (let i = 0; i < rss.length; i += step)
       log(`  t=${String(rss[i]!.atSec).padStart(4)}s  ${rss[i]!.mib.join('  ')}`);
-    const first = rss[Math.min(rss.length - 1, 2)]!.mib;
-    const last = rss.at(-1)!.mib;
+    // Warm-up: the first quarter of the run (boot-time allocations are released during it). After
+    // it, a least-squares slope per process says whether memory is flat.
+    const after = rss.slice(Math.floor(rss.length / 4));
+    const base = after[0]!;
+    const last = rss.at(-1)!;
+    const slopes = pids.map((_, p) => {
+      const pts = after.map((s) => [s.atSec / 60, s.mib[p]!] as const).filter(([, y]) => y >= 0);
+      const n = pts.length;
+      const mx = pts.reduce((a, [x]) => a + x, 0) / n;
+      const my = pts.reduce((a, [, y]) => a + y, 0) / n;
+      const sxy = pts.reduce((a, [x, y]) => a + (x - mx) * (y - my), 0);
+      const sxx = pts.reduce((a, [x]) => a + (x - mx) ** 2, 0);
+      return sxx > 0 ? sxy / sxx : 0;
+    });
     log(
-      `  growth after warm-up (t=${rss[Math.min(rss.length - 1, 2)]!.atSec}s -> t=${rss.at(-1)!.atSec}s): ${last.map((m, i) => `${m - first[i]!} MiB`).join(', ')}`,
+      `  after warm-up (t=${base.atSec}s -> t=${last.atSec}s): ${last.mib.map((m, i) => `${m - base.mib[i]!} MiB`).join(', ')}; trend ${slopes.map((v) => `${v.toFixed(1)} MiB/min`).join(', ')}`,
     );
   }
   log(`processes that exited during the soak: ${crashes.length}`);
