@@ -43,15 +43,15 @@ export function createApp(services: AppServices) {
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
 
-  app.use(
-    '/v1/api/*',
-    bodyLimit({
-      maxSize: services.maxBodyBytes,
-      // The rest of an oversized body is never read, so the connection cannot carry another request.
-      onError: (c) =>
-        c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413, { connection: 'close' }),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: services.maxBodyBytes,
+    // The rest of an oversized body is never read, so the connection cannot carry another request.
+    onError: (c) =>
+      c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413, { connection: 'close' }),
+  });
+  // Only requests that can carry a body are limited: the limiter reads the raw request, which on
+  // Node makes the adapter build a full Request for every GET too (a quarter of the read path's CPU).
+  app.use('/v1/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
   app.use('/v1/api/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/api/*', async (c, next) => {
     if (c.req.method === 'POST') {

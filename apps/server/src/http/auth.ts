@@ -36,7 +36,8 @@ export function apiKeyAuth(
   const cache = new Map<string, { record: ApiKeyRecord; until: number }>();
   return async (c, next) => {
     const header = c.req.header('authorization');
-    const match = header ? /^Bearer ([\x21-\x7e]{1,256})$/.exec(header) : null;
+    // The auth scheme is case-insensitive (RFC 9110 section 11.1).
+    const match = header ? /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header) : null;
     if (!match) {
       return c.json({ message: 'missing API key: send Authorization: Bearer <api key>' }, 401, {
         'WWW-Authenticate': 'Bearer',

@@ -42,6 +42,14 @@ describe('interface A security', () => {
     expect(res.json.message).toBe('invalid API key');
   });
 
+  it('accepts the Bearer scheme in any case (RFC 9110) and nothing else', async () => {
+    const path = `/v1/api/accounts/${sender}`;
+    expect((await h.call('GET', path, undefined, { authorization: `bearer ${h.apiKey}` })).status).toBe(200);
+    expect((await h.call('GET', path, undefined, { authorization: `BEARER ${h.apiKey}` })).status).toBe(200);
+    expect((await h.call('GET', path, undefined, { authorization: `Basic ${h.apiKey}` })).status).toBe(401);
+    expect((await h.call('GET', path, undefined, { authorization: h.apiKey })).status).toBe(401);
+  });
+
   it('never echoes the API key or a managed secret in responses', async () => {
     const bodies = [
       await h.call('POST', '/v1/api/donate/usdc', { account: sender, amount: 'abc', priority: 'Low' }),
