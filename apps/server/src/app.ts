@@ -9,7 +9,7 @@ import { interfaceAHook } from './http/validation.js';
 import { registerAccountRoutes } from './routes/a/accounts.js';
 import { registerActionRoutes } from './routes/a/actions.js';
 import { registerTransactionRoutes } from './routes/a/transactions.js';
-import { mountInterfaceB } from './routes/b/index.js';
+import { INTERFACE_B_PREFIXES, mountInterfaceB } from './routes/b/index.js';
 import { docsPage } from './routes/docs.js';
 import type { AppServices } from './services.js';
 
@@ -34,7 +34,9 @@ export function createApp(services: AppServices) {
     if (error instanceof HTTPException) {
       const message =
         error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
-      return c.json({ message }, error.status);
+      // Interface B errors carry a code (its guard adds rateLimit); interface A's are {message}.
+      const interfaceB = INTERFACE_B_PREFIXES.some((prefix) => c.req.path.startsWith(prefix));
+      return c.json(interfaceB ? { code: 'INVALID_INPUT', message } : { message }, error.status);
     }
     logger.error({ err: error }, 'unhandled error');
     return c.json({ message: 'internal server error' }, 500);
@@ -47,11 +49,15 @@ export function createApp(services: AppServices) {
     maxSize: services.maxBodyBytes,
     // The rest of an oversized body is never read, so the connection cannot carry another request.
     onError: (c) =>
-      c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413, { connection: 'close' }),
+      c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413, {
+        connection: 'close',
+      }),
   });
   // Only requests that can carry a body are limited: the limiter reads the raw request, which on
   // Node makes the adapter build a full Request for every GET too (a quarter of the read path's CPU).
-  app.use('/v1/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)));
+  app.use('/v1/api/*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next),
+  );
   app.use('/v1/api/*', apiKeyAuth(deps.store.apiKeys));
   app.use('/v1/api/*', async (c, next) => {
     if (c.req.method === 'POST') {

@@ -112,8 +112,12 @@ export function executeSwap(
   caller: Pick<SwapCaller, 'clientId'>,
 ): ResultAsync<ExecuteSwapOutcome, DomainError> {
   return safeTry(async function* () {
-    if (typeof input.requestId !== 'string' || input.requestId.length === 0 || input.requestId.length > 128) {
-      return err(domainError('INVALID_INPUT', 'requestId must be the requestId of a prepared swap'));
+    // Request ids are `swp_` + URL-safe characters; anything else (a NUL byte, which PostgreSQL
+    // text refuses, included) is bad input, not a lookup.
+    if (typeof input.requestId !== 'string' || !/^swp_[A-Za-z0-9_-]{1,124}$/.test(input.requestId)) {
+      return err(
+        domainError('INVALID_INPUT', 'requestId must be the requestId of a prepared swap (swp_...)'),
+      );
     }
     if (typeof input.signedTransaction !== 'string' || input.signedTransaction.length > 8_192) {
       return err(domainError('INVALID_INPUT', 'signedTransaction must be a base64 transaction'));
