@@ -1,5 +1,5 @@
-import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { startLoops } from '@token-actions/worker';
 import { createApp } from './app.js';
