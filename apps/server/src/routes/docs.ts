@@ -17,8 +17,9 @@ pre{background:#f5f6f8;padding:8px;border-radius:6px;overflow:auto;font-size:12p
 .tag{font-size:12px;color:#5b6472;margin-left:8px}
 </style></head>
 <body><header><h1>Token Actions API</h1><div id="ver"></div></header>
-<main><p>Authenticate with <code>Authorization: Bearer &lt;api key&gt;</code>. POST routes accept an
-<code>Idempotency-Key</code> header. Amounts are decimal strings. Raw document: <a href="${specUrl}">${specUrl}</a>.</p>
+<main><p>Interface A (<code>/v1/api/…</code>): <code>Authorization: Bearer &lt;api key&gt;</code>; its POST routes accept an
+<code>Idempotency-Key</code> header. Interface B (swaps, webhooks): an OAuth 2.0 access token from
+<code>/oauth</code> (see <a href="/.well-known/oauth-authorization-server">its metadata</a>), with <code>rateLimit</code> in every answer. Amounts are decimal strings. Raw document: <a href="${specUrl}">${specUrl}</a>.</p>
 <div id="ops">Loading…</div></main>
 <script>
 fetch(${JSON.stringify(specUrl)}).then(r=>r.json()).then(doc=>{
