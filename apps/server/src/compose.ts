@@ -3,10 +3,11 @@ import {
   createPgOAuthStore,
   createRedisRateLimiter,
   createStandardWebhook,
+  deriveKey,
   type SqlClient,
 } from '@token-actions/adapters';
 import type { ActionDeps, OAuthStore, RateLimiterPort } from '@token-actions/core';
-import { composeCore, composeSwaps, deriveKey } from '@token-actions/worker';
+import { composeCore, composeSwaps } from '@token-actions/worker';
 import { Redis } from 'ioredis';
 import type { ServerConfig } from './config.js';
 import type { Logger } from './logger.js';

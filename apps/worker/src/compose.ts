@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -10,6 +9,7 @@ import {
   createPgStore,
   createPostgresClient,
   createRpcChain,
+  deriveKey,
   discoverRpcCurrencies,
   type LocalnetRpc,
   loadOrCreateMasterKey,
@@ -38,11 +38,6 @@ export interface CoreComposition {
   readonly masterKey: Uint8Array;
   readonly masterKeyGenerated: boolean;
   close(): Promise<void>;
-}
-
-/** Sub-keys for separate purposes, so one master key never serves two algorithms directly. */
-export function deriveKey(master: Uint8Array, purpose: string): Uint8Array {
-  return new Uint8Array(createHmac('sha256', master).update(`token-actions/${purpose}`).digest());
 }
 
 const systemClock: ClockPort = { now: () => new Date() };

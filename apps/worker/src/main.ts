@@ -1,7 +1,7 @@
-import { createPgOAuthStore } from '@token-actions/adapters';
+import { createPgOAuthStore, deriveKey } from '@token-actions/adapters';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { composeCore, deriveKey } from './compose.js';
+import { composeCore } from './compose.js';
 import { CoreConfigSchema, parseEnv } from './config.js';
 import { startLoops } from './loops.js';
 import { composeSwaps } from './swaps.js';

@@ -17,9 +17,8 @@
  * Prints the RPC URL and the mints, then one line `LOCALNET_READY {json}` for scripts; serves
  * until SIGTERM or SIGINT.
  */
-import { createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { loadOrCreateMasterKey, parseMasterKey } from '../keystore/index.js';
+import { deriveKey, loadOrCreateMasterKey, parseMasterKey } from '../keystore/index.js';
 import { createLiteSvmChain } from './litesvm/index.js';
 import { startLocalnetRpc } from './litesvm/rpc-server.js';
 
@@ -64,8 +63,8 @@ async function main() {
         `generated a new keystore master key in ${env.DATA_DIR}: the server must use the same one`,
       );
     }
-    // The server's derivation (apps/server compose.ts deriveKey(master, 'localnet-seed')).
-    seed = new Uint8Array(createHmac('sha256', master.key).update('token-actions/localnet-seed').digest());
+    // The same derivation as the server's embedded localnet, so both have the same mints.
+    seed = deriveKey(master.key, 'localnet-seed');
   }
 
   const chain = await createLiteSvmChain({

@@ -1,5 +1,6 @@
 export { createEncryptedKeystore, type EncryptedKeystoreOptions } from './encrypted.js';
 export {
+  deriveKey,
   type LoadMasterKeyOptions,
   loadOrCreateMasterKey,
   MASTER_KEY_ENV,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -83,4 +83,12 @@ export function parseMasterKey(text: string): Uint8Array | undefined {
     if (bytes.length === 32) return new Uint8Array(bytes);
   }
   return undefined;
+}
+
+/**
+ * A sub-key for one purpose (preview MAC, localnet seed, webhook signing), so the master key never
+ * serves two algorithms directly. Every process that must agree on a sub-key calls this one function.
+ */
+export function deriveKey(master: Uint8Array, purpose: string): Uint8Array {
+  return new Uint8Array(createHmac('sha256', master).update(`token-actions/${purpose}`).digest());
 }
