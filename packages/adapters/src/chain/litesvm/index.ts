@@ -29,7 +29,7 @@ import { Account, FailedTransactionMetadata, LiteSVM, TransactionMetadata } from
 import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
 import { compileLegacyMessage } from '../shared/compile.js';
 import { deriveSeed, type LocalSigner, signerFromSeed } from '../shared/ed25519.js';
-import { describeTransactionError, type TransactionErrorJson } from '../shared/failure.js';
+import { describeTransactionError, simulationFailure, type TransactionErrorJson } from '../shared/failure.js';
 import {
   associatedTokenAddress,
   computeBudgetInstructions,
@@ -1026,18 +1026,11 @@ export async function createLiteSvmChain(config: LiteSvmChainConfig = {}): Promi
     const signatureCount = trial.value.numRequiredSignatures;
     const simulated = simulateUnsigned(trial.value.bytes, signatureCount);
     if (simulated instanceof FailedTransactionMetadata) {
-      const failure = describeTransactionError(
-        transactionErrorJson(simulated),
-        logsOf(simulated),
-        parseMessage(trial.value.bytes),
-      );
       return err(
-        domainError(
-          failure.kind === 'insufficient_funds' ? 'INSUFFICIENT_FUNDS' : 'SIMULATION_FAILED',
-          failure.message,
-          {
-            context: { error: failure.name },
-          },
+        simulationFailure(
+          transactionErrorJson(simulated),
+          logsOf(simulated),
+          parseMessage(trial.value.bytes),
         ),
       );
     }

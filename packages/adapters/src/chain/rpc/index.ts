@@ -28,7 +28,7 @@ import {
   type Signature,
 } from '@token-actions/core';
 import { err, ok, ResultAsync } from 'neverthrow';
-import { describeTransactionError, type TransactionErrorJson } from '../shared/failure.js';
+import { describeTransactionError, simulationFailure, type TransactionErrorJson } from '../shared/failure.js';
 import { associatedTokenAddress } from '../shared/instructions.js';
 import {
   buildIntent,
@@ -232,18 +232,11 @@ export function createRpcChain(config: RpcChainConfig): ChainPort {
       simulated = await simulateMessage(trial.value.bytes, feePayer);
     }
     if (simulated.err) {
-      const failure = describeTransactionError(
-        simulated.err as TransactionErrorJson,
-        simulated.logs ?? [],
-        parseMessage(trial.value.bytes),
-      );
       return err(
-        domainError(
-          failure.kind === 'insufficient_funds' ? 'INSUFFICIENT_FUNDS' : 'SIMULATION_FAILED',
-          failure.message,
-          {
-            context: { error: failure.name },
-          },
+        simulationFailure(
+          simulated.err as TransactionErrorJson,
+          simulated.logs ?? [],
+          parseMessage(trial.value.bytes),
         ),
       );
     }

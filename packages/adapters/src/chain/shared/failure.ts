@@ -1,4 +1,4 @@
-import { encodeBase58 } from '@token-actions/core';
+import { type DomainError, domainError, encodeBase58 } from '@token-actions/core';
 import type { ParsedMessage } from './message.js';
 
 /**
@@ -334,4 +334,18 @@ export function transactionErrorText(error: TransactionErrorJson): string {
 /** Whether the logs of a failed simulation point at missing funds. */
 export function mentionsInsufficientFunds(logs: readonly string[]): boolean {
   return logs.some((line) => INSUFFICIENT.test(line));
+}
+
+/** A failed simulation as the error `prepare` answers: insufficient funds, or the program's failure. */
+export function simulationFailure(
+  error: TransactionErrorJson,
+  logs: readonly string[],
+  message?: ParsedMessage,
+): DomainError {
+  const failure = describeTransactionError(error, logs, message);
+  return domainError(
+    failure.kind === 'insufficient_funds' ? 'INSUFFICIENT_FUNDS' : 'SIMULATION_FAILED',
+    failure.message,
+    { context: { error: failure.name } },
+  );
 }
