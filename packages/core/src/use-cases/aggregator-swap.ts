@@ -5,7 +5,7 @@ import type { PublicKey } from '../domain/public-key.js';
 import { messageSigners, splitWireTransaction } from '../domain/signed-transaction.js';
 import { parseTokenPair } from '../domain/token-pair.js';
 import { type DomainError, domainError } from '../errors.js';
-import { type AggregatorQuote, WRAPPED_SOL_MINT } from '../ports/aggregator.js';
+import { type AggregatorQuote, type AggregatorSwap, WRAPPED_SOL_MINT } from '../ports/aggregator.js';
 import type { SwapRequestRecord } from '../ports/swap-store.js';
 import type { SwapCaller, SwapDeps } from './swap-deps.js';
 import type { ProjectSwapInput } from './swap-quote.js';
@@ -54,20 +54,41 @@ export function aggregatorSwap(
       requestId,
       clientId: caller.clientId,
     });
+    let request: SwapRequestRecord;
     if (swap.recorded) {
-      const request = yield* deps.swaps.get(requestId);
-      if (!request) return err(domainError('INTERNAL', 'the aggregator did not record the swap request'));
-      return ok({
-        requestId,
-        quote: swap.quote,
-        transaction: swap.swapTransaction,
-        lastValidBlockHeight: swap.lastValidBlockHeight,
-        provider: deps.aggregator.name,
-        request,
-      });
+      const recorded = yield* deps.swaps.get(requestId);
+      if (!recorded) return err(domainError('INTERNAL', 'the aggregator did not record the swap request'));
+      request = recorded;
+    } else {
+      request = yield* recordExternalRoute(deps, { requestId, caller, user, pair, swap });
     }
-    // An external route: nothing of ours is reserved, but the exact message is kept so execute
-    // can refuse anything else.
+    return ok({
+      requestId,
+      quote: swap.quote,
+      transaction: swap.swapTransaction,
+      lastValidBlockHeight: swap.lastValidBlockHeight,
+      provider: deps.aggregator.name,
+      request,
+    });
+  });
+}
+
+/**
+ * An external route: nothing of ours is reserved, but the exact message is kept so execute can
+ * refuse anything else.
+ */
+function recordExternalRoute(
+  deps: Pick<SwapDeps, 'swaps' | 'clock' | 'aggregator' | 'swapPolicies'>,
+  input: {
+    requestId: string;
+    caller: Pick<SwapCaller, 'clientId'>;
+    user: PublicKey;
+    pair: { input: Currency; output: Currency };
+    swap: AggregatorSwap;
+  },
+): ResultAsync<SwapRequestRecord, DomainError> {
+  const { requestId, caller, user, pair, swap } = input;
+  return safeTry(async function* () {
     const parts = splitWireTransaction(swap.swapTransaction);
     const signers = parts ? messageSigners(parts.message) : undefined;
     if (!parts || !signers) {
@@ -106,14 +127,7 @@ export function aggregatorSwap(
       createdAt: now,
       updatedAt: now,
     });
-    return ok({
-      requestId,
-      quote: swap.quote,
-      transaction: swap.swapTransaction,
-      lastValidBlockHeight: swap.lastValidBlockHeight,
-      provider: deps.aggregator.name,
-      request,
-    });
+    return ok(request);
   });
 }
 

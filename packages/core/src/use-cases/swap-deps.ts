@@ -1,15 +1,10 @@
-import type { Currencies } from '../domain/currency.js';
 import type { PriorityLevel } from '../domain/priority.js';
 import type { PublicKey } from '../domain/public-key.js';
 import type { AggregatorPort } from '../ports/aggregator.js';
-import type { ChainPort } from '../ports/chain.js';
-import type { ClockPort, IdsPort } from '../ports/clock.js';
-import type { FeeOraclePort } from '../ports/fee-oracle.js';
-import type { KeystorePort } from '../ports/keystore.js';
 import type { OAuthClientStore } from '../ports/oauth.js';
-import type { StorePort } from '../ports/store.js';
 import type { SwapStore } from '../ports/swap-store.js';
 import type { WebhookSenderPort, WebhookStore } from '../ports/webhooks.js';
+import type { ActionDeps } from './deps.js';
 
 export interface SwapPolicies {
   /** Slippage when the request names none. */
@@ -39,15 +34,12 @@ export const DEFAULT_SWAP_POLICIES: SwapPolicies = {
   webhookRetryMaxMs: 3_600_000,
 };
 
-/** Everything the swap use-cases may need; each takes only the part it uses (`Pick`). */
-export interface SwapDeps {
-  readonly chain: ChainPort;
-  readonly keystore: KeystorePort;
-  readonly store: StorePort;
-  readonly fees: FeeOraclePort;
-  readonly clock: ClockPort;
-  readonly ids: IdsPort;
-  readonly currencies: Currencies;
+/**
+ * Everything the swap use-cases may need; each takes only the part it uses (`Pick`). The ports
+ * shared with the actions use-cases are the same ones, so they are taken from ActionDeps.
+ */
+export interface SwapDeps
+  extends Pick<ActionDeps, 'chain' | 'keystore' | 'store' | 'fees' | 'clock' | 'ids' | 'currencies'> {
   readonly swaps: SwapStore;
   readonly aggregator: AggregatorPort;
   readonly webhooks: WebhookStore;
