@@ -1,6 +1,7 @@
 export * from './domain/base58.js';
 export * from './domain/currency.js';
 export * from './domain/fixed-window.js';
+export * from './domain/hash.js';
 export * from './domain/money.js';
 export * from './domain/priority.js';
 export * from './domain/public-key.js';

@@ -1,10 +1,5 @@
-import type { ApiKeyRecord, ApiKeyStore } from '@token-actions/core';
+import { type ApiKeyRecord, type ApiKeyStore, sha256Hex } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 export const API_KEY_PREFIX = 'ta_';
 

@@ -1,13 +1,8 @@
-import type { IdempotencyStore } from '@token-actions/core';
+import { type IdempotencyStore, sha256Hex } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
 import type { AuthVariables } from './auth.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
-
-async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /**
  * `Idempotency-Key` on POST, with Stripe's rules: the first response to a key is kept (24 h)

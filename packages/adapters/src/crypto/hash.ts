@@ -1,13 +1,7 @@
 import { encodeBase58 } from '@token-actions/core';
 
-/** SHA-256 as lower-case hex; strings are hashed as UTF-8. */
-export async function sha256Hex(data: string | Uint8Array): Promise<string> {
-  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : Uint8Array.from(data);
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
+// The one SHA-256-to-hex lives in core; re-exported here for the adapters' existing callers.
+export { sha256Hex } from '@token-actions/core';
 
 /**
  * `<prefix>_<base58 of random bytes>`: a bearer secret (API key, token) whose prefix says what it

@@ -1,4 +1,5 @@
 import { err, errAsync, ok, okAsync, type Result, ResultAsync, safeTry } from 'neverthrow';
+import { sha256Hex } from '../domain/hash.js';
 import { formatAmount } from '../domain/money.js';
 import type { PublicKey } from '../domain/public-key.js';
 import { bytesEqual, fromBase64, fromBase64Url, toBase64, toBase64Url } from '../domain/wire.js';
@@ -63,11 +64,6 @@ export function canonicalJson(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 function requestDigest(account: unknown, type: ActionType, details: Record<string, unknown>) {

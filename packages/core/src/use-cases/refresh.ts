@@ -103,18 +103,6 @@ function resendInWindow(
   );
 }
 
-/** Re-sends unsettled transactions still within their blockhash window. */
-export function rebroadcastPending(
-  deps: Pick<ActionDeps, 'chain' | 'store'>,
-  limit = 1_000,
-): ResultAsync<number, DomainError> {
-  return safeTry(async function* () {
-    const records = yield* deps.store.transactions.listUnsettled(limit);
-    const height = yield* deps.chain.getBlockHeight();
-    return ok(yield* resendInWindow(deps, records, height));
-  });
-}
-
 export interface TrackingPassOptions {
   /** Identifies this worker's leases. */
   readonly owner: string;
