@@ -9,7 +9,7 @@ import { interfaceAHook } from './http/validation.js';
 import { registerAccountRoutes } from './routes/a/accounts.js';
 import { registerActionRoutes } from './routes/a/actions.js';
 import { registerTransactionRoutes } from './routes/a/transactions.js';
-import { INTERFACE_B_PREFIXES, mountInterfaceB } from './routes/b/index.js';
+import { mountInterfaceB } from './routes/b/index.js';
 import { docsPage } from './routes/docs.js';
 import type { AppServices } from './services.js';
 
@@ -34,9 +34,7 @@ export function createApp(services: AppServices) {
     if (error instanceof HTTPException) {
       const message =
         error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
-      // Interface B errors carry a code (its guard adds rateLimit); interface A's are {message}.
-      const interfaceB = INTERFACE_B_PREFIXES.some((prefix) => c.req.path.startsWith(prefix));
-      return c.json(interfaceB ? { code: 'INVALID_INPUT', message } : { message }, error.status);
+      return c.json({ message }, error.status);
     }
     logger.error({ err: error }, 'unhandled error');
     return c.json({ message: 'internal server error' }, 500);

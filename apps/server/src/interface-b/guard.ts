@@ -89,6 +89,10 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
       if (body === null || typeof body !== 'object' || Array.isArray(body)) {
         if (res.status < 400) return;
         body = { code: 'INTERNAL', message: 'the response could not be produced' };
+      } else if (res.status >= 400 && typeof (body as { code?: unknown }).code !== 'string') {
+        // An error rendered outside interface B's routes (malformed JSON, an unknown path) is
+        // {message}; interface B's errors also carry a code.
+        body = { code: res.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT', ...(body as object) };
       }
     } else if (res.status >= 400) {
       body =
