@@ -1,23 +1,15 @@
 export {
-  createLiteSvmChain,
-  type EpochInfo,
-  type IssuedBlockhash,
-  type LandedStatus,
-  type LandedTransaction,
-  type LiteSvmChainConfig,
-  type LocalAccount,
-  type LocalnetChain,
-  type SimulateOptions,
-  type Simulation,
-  type TokenHolding,
-  type WireRejection,
-} from './litesvm/index.js';
-export { type LocalnetRpc, type LocalnetRpcOptions, startLocalnetRpc } from './litesvm/rpc-server.js';
+  createInProcessChain,
+  type EngineAccount,
+  type EngineRejection,
+  type EngineSimulation,
+  type LocalnetEngine,
+} from './in-process/index.js';
 export {
-  createRpcChain,
   type DiscoverCurrenciesOptions,
   type DiscoveredCurrencies,
   discoverRpcCurrencies,
-  type RpcChainConfig,
-} from './rpc/index.js';
-export type { TransactionErrorJson } from './shared/failure.js';
+} from './rpc/discover.js';
+export { createRpcChain, type RpcChainConfig } from './rpc/index.js';
+export { randomWebSigner } from './shared/ed25519-web.js';
+export type { LocalSigner, NewSigner } from './shared/signer.js';

@@ -7,13 +7,9 @@ import {
   type PublicKey,
 } from '@token-actions/core';
 import { createFakeChain } from '@token-actions/core/testing';
+import { createLocalnet, startLocalnetRpc } from '@token-actions/localnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLiteSvmChain,
-  createRpcChain,
-  discoverRpcCurrencies,
-  startLocalnetRpc,
-} from '../../src/chain/index.js';
+import { createInProcessChain, createRpcChain, discoverRpcCurrencies } from '../../src/chain/index.js';
 import { newKey, signPrepared, type TestKey } from './keys.js';
 
 const SOL = 1_000_000_000n;
@@ -43,26 +39,26 @@ const harnesses: [string, () => Promise<Harness>][] = [
     },
   ],
   [
-    'litesvm chain',
+    'in-process chain on the localnet',
     async () => {
-      const chain = await createLiteSvmChain({
+      const localnet = await createLocalnet({
         slotIntervalMs: 0,
         finalityDepthSlots: FINALITY,
         blockhashValiditySlots: VALIDITY,
       });
       return {
-        chain,
-        currencies: chain.currencies,
-        advance: (n) => chain.tick(n),
-        fund: (owner, lamports) => void chain.fund(owner, lamports),
-        close: () => chain.close(),
+        chain: createInProcessChain(localnet),
+        currencies: localnet.currencies,
+        advance: (n) => localnet.tick(n),
+        fund: (owner, lamports) => void localnet.fund(owner, lamports),
+        close: () => localnet.close(),
       };
     },
   ],
   [
     'rpc chain on the localnet JSON-RPC',
     async () => {
-      const localnet = await createLiteSvmChain({
+      const localnet = await createLocalnet({
         slotIntervalMs: 0,
         finalityDepthSlots: FINALITY,
         blockhashValiditySlots: VALIDITY,

@@ -1,23 +1,17 @@
 import type { ChainPort, Currencies, PublicKey, Signature } from '@token-actions/core';
+import { createLocalnet, type Localnet, type LocalnetRpc, startLocalnetRpc } from '@token-actions/localnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createLiteSvmChain,
-  createRpcChain,
-  discoverRpcCurrencies,
-  type LocalnetChain,
-  type LocalnetRpc,
-  startLocalnetRpc,
-} from '../../src/chain/index.js';
+import { createInProcessChain, createRpcChain, discoverRpcCurrencies } from '../../src/chain/index.js';
 import { newKey, signPrepared, type TestKey } from './keys.js';
 
 const SOL = 1_000_000_000n;
-let localnet: LocalnetChain;
+let localnet: Localnet;
 let rpc: LocalnetRpc;
 let currencies: Currencies;
 let payer: TestKey;
 
 beforeAll(async () => {
-  localnet = await createLiteSvmChain({
+  localnet = await createLocalnet({
     slotIntervalMs: 0,
     finalityDepthSlots: 4,
     blockhashValiditySlots: 20,
@@ -68,7 +62,9 @@ describe('createRpcChain', () => {
   it('reads lamport balances beyond 2^53 exactly', async () => {
     const faucet = localnet.mintAuthority;
     const viaRpc = (await adapter().getBalance(faucet, currencies.native))._unsafeUnwrap();
-    const direct = (await localnet.getBalance(faucet, currencies.native))._unsafeUnwrap();
+    const direct = (
+      await createInProcessChain(localnet).getBalance(faucet, currencies.native)
+    )._unsafeUnwrap();
     expect(viaRpc).toBe(direct);
     expect(viaRpc > 2n ** 53n).toBe(true);
   });

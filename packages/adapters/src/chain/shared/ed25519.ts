@@ -1,25 +1,13 @@
-import {
-  createHash,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  type KeyObject,
-  sign,
-} from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 
-/** A key the localnet itself holds (a fresh NFT mint, its own mint authority). Signs through
- * Node's native Ed25519: the pure-JS signer of @solana/web3.js v1 costs ~1.5 ms a signature. */
-export interface LocalSigner {
+/** Node's native Ed25519, synchronous: the pure-JS signer of @solana/web3.js v1 costs ~1.5 ms a
+ * signature. The in-process chain uses it; edge runtimes use `randomWebSigner` instead. */
+export interface NodeSigner {
   readonly publicKey: Uint8Array;
   sign(message: Uint8Array): Uint8Array;
 }
 
-// DER header of a PKCS#8 Ed25519 private key; the 32-byte seed follows it.
-const PKCS8_ED25519_PREFIX = Uint8Array.from([
-  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
-]);
-
-function fromKeyObjects(privateKey: KeyObject, publicKey: KeyObject): LocalSigner {
+function fromKeyObjects(privateKey: KeyObject, publicKey: KeyObject): NodeSigner {
   // The JWK export is ~50x cheaper than the SPKI one; `x` is the raw 32-byte public key.
   const { x } = publicKey.export({ format: 'jwk' });
   return {
@@ -28,22 +16,8 @@ function fromKeyObjects(privateKey: KeyObject, publicKey: KeyObject): LocalSigne
   };
 }
 
-export function signerFromSeed(seed: Uint8Array): LocalSigner {
-  if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
-  const der = new Uint8Array(PKCS8_ED25519_PREFIX.length + 32);
-  der.set(PKCS8_ED25519_PREFIX, 0);
-  der.set(seed, PKCS8_ED25519_PREFIX.length);
-  const privateKey = createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' });
-  return fromKeyObjects(privateKey, createPublicKey(privateKey));
-}
-
 /** A fresh key; generating natively is ~10x faster than importing a random seed. */
-export function randomSigner(): LocalSigner {
+export function randomSigner(): NodeSigner {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   return fromKeyObjects(privateKey, publicKey);
-}
-
-/** Derives independent seeds from one localnet seed, so its keys survive restarts. */
-export function deriveSeed(root: Uint8Array, label: string): Uint8Array {
-  return new Uint8Array(createHash('sha256').update(root).update(`token-actions/localnet/${label}`).digest());
 }

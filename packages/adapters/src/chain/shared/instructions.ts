@@ -2,7 +2,6 @@ import {
   AuthorityType,
   createAssociatedTokenAccountIdempotentInstruction,
   createInitializeMetadataPointerInstruction,
-  createInitializeMint2Instruction,
   createInitializeMintInstruction,
   createMintToCheckedInstruction,
   createSetAuthorityInstruction,
@@ -11,14 +10,25 @@ import {
   getAssociatedTokenAddressSync,
   getMintLen,
   LENGTH_SIZE,
-  MINT_SIZE,
   TOKEN_2022_PROGRAM_ID,
   TYPE_SIZE,
 } from '@solana/spl-token';
 import { createInitializeInstruction, pack, type TokenMetadata } from '@solana/spl-token-metadata';
-import { ComputeBudgetProgram, PublicKey, SystemProgram, type TransactionInstruction } from '@solana/web3.js';
+import { ComputeBudgetProgram, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
 
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+
+/** SPL Memo v2: every account listed must sign, which is how a wallet co-signs a transaction it
+ * otherwise takes no part in. */
+export const MEMO_PROGRAM_ID = new PublicKey('MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr');
+
+export function signedMemo(signer: PublicKey, text: string): TransactionInstruction {
+  return new TransactionInstruction({
+    programId: MEMO_PROGRAM_ID,
+    keys: [{ pubkey: signer, isSigner: true, isWritable: false }],
+    data: Buffer.from(text, 'utf8'),
+  });
+}
 
 export function computeBudgetInstructions(limit: number, microLamports: bigint): TransactionInstruction[] {
   return [
@@ -81,60 +91,6 @@ export function tokenTransfer(args: TokenTransferArgs): TransactionInstruction[]
       [],
       args.tokenProgram,
     ),
-  ];
-}
-
-export interface TokenMintToArgs {
-  readonly payer: PublicKey;
-  readonly mint: PublicKey;
-  readonly tokenProgram: PublicKey;
-  readonly decimals: number;
-  readonly authority: PublicKey;
-  readonly to: PublicKey;
-  readonly amount: bigint;
-}
-
-export function tokenMintTo(args: TokenMintToArgs): TransactionInstruction[] {
-  const destination = associatedTokenAddress(args.mint, args.to, args.tokenProgram);
-  return [
-    createAssociatedTokenAccountIdempotentInstruction(
-      args.payer,
-      destination,
-      args.to,
-      args.mint,
-      args.tokenProgram,
-    ),
-    createMintToCheckedInstruction(
-      args.mint,
-      destination,
-      args.authority,
-      args.amount,
-      args.decimals,
-      [],
-      args.tokenProgram,
-    ),
-  ];
-}
-
-export interface CreateMintArgs {
-  readonly payer: PublicKey;
-  readonly mint: PublicKey;
-  readonly tokenProgram: PublicKey;
-  readonly decimals: number;
-  readonly authority: PublicKey;
-  readonly rentExemptLamports: (space: number) => bigint;
-}
-
-export function createFungibleMint(args: CreateMintArgs): TransactionInstruction[] {
-  return [
-    SystemProgram.createAccount({
-      fromPubkey: args.payer,
-      newAccountPubkey: args.mint,
-      lamports: Number(args.rentExemptLamports(MINT_SIZE)),
-      space: MINT_SIZE,
-      programId: args.tokenProgram,
-    }),
-    createInitializeMint2Instruction(args.mint, args.decimals, args.authority, null, args.tokenProgram),
   ];
 }
 

@@ -2,7 +2,9 @@ import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { type TransactionInstruction, PublicKey as Web3PublicKey } from '@solana/web3.js';
 import {
   type ChainIntent,
+  type CompiledMessage,
   type Currency,
+  compileLegacyMessage,
   type DomainError,
   domainError,
   encodeBase58,
@@ -16,16 +18,16 @@ import {
   U64_MAX,
 } from '@token-actions/core';
 import { err, ok, type Result } from 'neverthrow';
-import { type CompiledMessage, compileLegacyMessage } from './compile.js';
-import { type LocalSigner, randomSigner } from './ed25519.js';
 import {
   associatedTokenAddress,
   computeBudgetInstructions,
   MAX_COMPUTE_UNIT_LIMIT,
   nftMint,
+  signedMemo,
   solTransfer,
   tokenTransfer,
 } from './instructions.js';
+import type { LocalSigner } from './signer.js';
 
 /** What both chain adapters share between reading the chain and signing: turning an intent into
  * instructions, sizing the compute budget, and compiling the message a keystore signs. */
@@ -148,26 +150,35 @@ function buildMint(
   intent: MintNftIntent,
   feePayer: Web3PublicKey,
   rentExempt: (space: number) => bigint,
+  mintSigner: LocalSigner | undefined,
 ): Outcome<BuiltIntent> {
+  if (!mintSigner) return err(domainError('INTERNAL', 'minting needs a fresh mint key'));
   for (const field of ['name', 'symbol', 'uri'] as const) {
     if (typeof intent[field] !== 'string')
       return err(domainError('INVALID_INPUT', `${field} must be a string`));
   }
+  const cosigner = intent.cosigner === undefined ? ok(undefined) : toKey(intent.cosigner, 'cosigner');
+  if (cosigner.isErr()) return err(cosigner.error);
   return toKey(intent.authority, 'authority').andThen((authority) =>
     toKey(intent.owner, 'owner').map((owner) => {
-      const mintSigner = randomSigner();
       const mint = new Web3PublicKey(mintSigner.publicKey);
+      const memo = cosigner.value
+        ? [signedMemo(cosigner.value, `token-actions:mint:${mint.toBase58()}`)]
+        : [];
       return {
-        instructions: nftMint({
-          payer: feePayer,
-          mint,
-          authority,
-          owner,
-          name: intent.name,
-          symbol: intent.symbol,
-          uri: intent.uri,
-          rentExemptLamports: rentExempt,
-        }),
+        instructions: [
+          ...nftMint({
+            payer: feePayer,
+            mint,
+            authority,
+            owner,
+            name: intent.name,
+            symbol: intent.symbol,
+            uri: intent.uri,
+            rentExemptLamports: rentExempt,
+          }),
+          ...memo,
+        ],
         localSigners: [mintSigner],
         mint,
         feePayerSpend: 0n,
@@ -197,10 +208,11 @@ export function buildIntent(
   intent: ChainIntent,
   feePayer: Web3PublicKey,
   rentExempt: (space: number) => bigint,
+  mintSigner?: LocalSigner,
 ): Outcome<BuiltIntent> {
   if (intent?.kind === 'transfer') return buildTransfer(intent, feePayer);
   if (intent?.kind === 'transfers') return buildTransfers(intent, feePayer);
-  if (intent?.kind === 'mint_nft') return buildMint(intent, feePayer, rentExempt);
+  if (intent?.kind === 'mint_nft') return buildMint(intent, feePayer, rentExempt, mintSigner);
   return err(domainError('INVALID_INPUT', 'unknown intent kind'));
 }
 
@@ -259,7 +271,7 @@ export interface FinalizeArgs {
 }
 
 /** Compiles the final message and signs it with the adapter's own keys. */
-export function finalizePrepared(args: FinalizeArgs): PreparedTransaction {
+export async function finalizePrepared(args: FinalizeArgs): Promise<PreparedTransaction> {
   const { feePayer, built, computeUnitLimit, computeUnitPrice } = args;
   const final = compileLegacyMessage(
     feePayer,
@@ -270,7 +282,7 @@ export function finalizePrepared(args: FinalizeArgs): PreparedTransaction {
   const signers = final.accountKeys.slice(0, signatureCount) as PublicKey[];
   const presigned: Record<string, Uint8Array> = {};
   for (const signer of built.localSigners)
-    presigned[encodeBase58(signer.publicKey)] = signer.sign(final.bytes);
+    presigned[encodeBase58(signer.publicKey)] = await signer.sign(final.bytes);
   const writableAccounts = final.accountKeys.filter((_, index) => final.writable[index]) as PublicKey[];
   return {
     message: final.bytes,

@@ -1,0 +1,122 @@
+import {
+  describeTransactionError,
+  encodeBase58,
+  isWritable,
+  isZero,
+  type ParsedTransaction,
+  type Signature,
+} from '@token-actions/core';
+import { FailedTransactionMetadata, TransactionMetadata } from 'litesvm';
+import { err, ok, type Result } from 'neverthrow';
+import type { LocalnetState } from '../state.js';
+import { logsOf, transactionErrorJson } from '../svm/failure.js';
+import type { WireRejection } from '../types.js';
+import { tokenBalancesNow } from './extras.js';
+import { parseWire, rejection, signatureFailure } from './parse.js';
+import { type Landing, recordLanded } from './record.js';
+
+/** Refuses in preflight what would fail, as a validator's RPC does (an already processed one passes). */
+function preflight(
+  state: LocalnetState,
+  parsed: ParsedTransaction,
+  wire: Uint8Array,
+): WireRejection | undefined {
+  const simulated = state.svm.simulate(parsed, wire, true);
+  if (!(simulated instanceof FailedTransactionMetadata)) return undefined;
+  const errJson = transactionErrorJson(simulated);
+  if (errJson === 'SignatureFailure') return signatureFailure();
+  const logs = logsOf(simulated);
+  const failure = describeTransactionError(errJson, logs, parsed.message);
+  if (failure.kind === 'already_processed') return undefined;
+  return rejection('preflight', failure.message, {
+    err: errJson,
+    logs,
+    unitsConsumed: simulated.meta().computeUnitsConsumed(),
+    code: failure.kind === 'insufficient_funds' ? 'INSUFFICIENT_FUNDS' : 'INVALID_INPUT',
+  });
+}
+
+function landingOf(
+  state: LocalnetState,
+  id: string,
+  parsed: ParsedTransaction,
+  wire: Uint8Array,
+  issuedAt: bigint,
+): Landing {
+  const { message } = parsed;
+  const loaded = state.svm.loadedAddresses(message);
+  const keys = [...message.accountKeys, ...loaded.writable, ...loaded.readonly];
+  const staticCount = message.accountKeys.length;
+  return {
+    id,
+    parsed,
+    wire,
+    issuedAt,
+    keys,
+    writable: keys.map((_, i) =>
+      i < staticCount ? isWritable(message, i) : i < staticCount + loaded.writable.length,
+    ),
+    preBalances: keys.map((key) => state.svm.lamports(key)),
+    preTokenBalances: tokenBalancesNow(state, keys, message),
+  };
+}
+
+/**
+ * Lands a transaction after the checks a validator's RPC would make; the one path for every send.
+ * A signature already landed is acknowledged again without executing (dedupe beyond LiteSVM's own
+ * history); a landed transaction is on disk before this returns.
+ */
+export function submit(
+  state: LocalnetState,
+  wire: Uint8Array,
+  withPreflight = false,
+): Result<Signature, WireRejection> {
+  const refused = state.disk.refusal();
+  if (refused) return err(rejection('unavailable', refused));
+  const parsedResult = parseWire(wire);
+  if (parsedResult.isErr()) return err(parsedResult.error);
+  const parsed = parsedResult.value;
+  if (parsed.signatures.some(isZero)) {
+    return err(rejection('signature', 'transaction is missing a signature', { err: 'SignatureFailure' }));
+  }
+  const id = encodeBase58(parsed.signatures[0]!) as Signature;
+  if (state.ledger.has(id)) return ok(id);
+
+  const issuedAt = state.clock.validIssue(encodeBase58(parsed.message.recentBlockhash));
+  if (issuedAt === undefined) {
+    return err(
+      rejection('blockhash', 'blockhash not found or expired', { err: 'BlockhashNotFound', logs: [] }),
+    );
+  }
+  if (withPreflight) {
+    const refusedInPreflight = preflight(state, parsed, wire);
+    if (refusedInPreflight) return err(refusedInPreflight);
+  }
+
+  const landing = landingOf(state, id, parsed, wire, issuedAt);
+  const result = state.svm.send(parsed, wire);
+  if (result instanceof TransactionMetadata) {
+    recordLanded(state, landing, result);
+    return ok(id);
+  }
+  if (result instanceof FailedTransactionMetadata) {
+    const errJson = transactionErrorJson(result);
+    const logs = logsOf(result);
+    const failure = describeTransactionError(errJson, logs, parsed.message);
+    // LiteSVM's own history knew it though the ledger did not (it outlived the ledger's window).
+    if (failure.kind === 'already_processed') return ok(id);
+    if (!isZero(result.meta().signature())) {
+      recordLanded(state, landing, result);
+      return ok(id);
+    }
+    if (errJson === 'SignatureFailure') return err(signatureFailure());
+    return err(
+      rejection('rejected', failure.message, {
+        err: errJson,
+        logs,
+        code: failure.kind === 'insufficient_funds' ? 'INSUFFICIENT_FUNDS' : 'INVALID_INPUT',
+      }),
+    );
+  }
+  throw new Error('LiteSVM returned neither TransactionMetadata nor FailedTransactionMetadata');
+}

@@ -1,0 +1,63 @@
+import type { LocalnetJournal } from './journal.js';
+import type { JournalRecord, RecordLocation } from './records.js';
+
+/**
+ * The localnet's durable side: its journal when it has a state directory, nothing otherwise.
+ * Once a write fails the in-memory chain may be ahead of the disk, so nothing more is accepted.
+ */
+export class Disk {
+  /** Set when a write to disk failed. */
+  broken: string | undefined;
+  closed = false;
+  /** On disk: every slot shown so far is at or below it, so a restart resumes above it. */
+  reservedSlot = 0n;
+  /** Moving the reservation ahead in steps costs one fsync per step instead of one per slot. */
+  private readonly reserveStep: bigint;
+
+  constructor(
+    readonly journal: LocalnetJournal | undefined,
+    validity: bigint,
+  ) {
+    this.reserveStep = BigInt(Math.max(1, Math.min(32, Math.floor(Number(validity) / 4))));
+  }
+
+  /** Appends records; with `sync`, returns once they are on disk. Undefined without a journal. */
+  append(records: JournalRecord[], sync: boolean): RecordLocation[] | undefined {
+    if (!this.journal) return undefined;
+    try {
+      return this.journal.append(records, sync);
+    } catch (cause) {
+      this.broken = `localnet state could not be written: ${(cause as Error).message}`;
+      throw cause;
+    }
+  }
+
+  /** Records (durably) that slots up to `height` may be shown. */
+  reserveThrough(height: bigint): void {
+    if (!this.journal || height < this.reservedSlot) return;
+    const next = height + this.reserveStep;
+    this.append([{ t: 'slot', s: next.toString() }], true);
+    this.reservedSlot = next;
+  }
+
+  /** Why nothing may land now (a persistent localnet closed, or a failed write); undefined when all is well. */
+  refusal(): string | undefined {
+    if (this.journal && this.closed) return 'the localnet is closed';
+    return this.broken;
+  }
+
+  /** Whether the slot must stand still: a persistent localnet that cannot record its slots. */
+  frozen(): boolean {
+    return this.journal !== undefined && (this.closed || this.broken !== undefined);
+  }
+
+  read(location: RecordLocation): JournalRecord | undefined {
+    return this.journal && !this.closed ? this.journal.read(location) : undefined;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.journal?.close();
+  }
+}

@@ -1,0 +1,277 @@
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { acquireLock, fsyncDirectory, releaseLock } from './lock.js';
+import { decodeLine, encodeLine, type JournalRecord, type RecordLocation } from './records.js';
+
+/**
+ * The localnet's durable state: an append-only journal of JSON lines, fsynced before a send is
+ * acknowledged, plus a snapshot that a start-up compaction writes when the journal has grown.
+ *
+ * Layout under the directory:
+ * - `snapshot.jsonl`: the compacted state; its first line names the journal generation that follows it.
+ * - `journal-<generation>.jsonl`: records appended since that snapshot.
+ * - `LOCK`: the pid of the process that has the directory open.
+ * - `seed`: the chain's 32-byte seed, only when it was opened without one.
+ *
+ * Every line is `<crc32 as 8 hex digits> <json>\n`. A torn last line (a crash mid-write) is cut off
+ * at the next open; a bad line followed by good ones is corruption and stops the start.
+ */
+
+const SNAPSHOT = 'snapshot.jsonl';
+const READ_CHUNK = 8 * 1024 * 1024;
+const SNAPSHOT_TMP = 'snapshot.jsonl.tmp';
+const JOURNAL = /^journal-(\d+)\.jsonl$/;
+
+function openIfExists(path: string): number | undefined {
+  try {
+    return openSync(path, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+export type ReplayVisitor = (record: JournalRecord, location: RecordLocation) => void;
+
+export class LocalnetJournal {
+  private journalFd: number;
+  private snapshotFd: number | undefined;
+  private journalSize = 0;
+  private generation = 0;
+  private closed = false;
+  private replayed = false;
+
+  private constructor(
+    readonly dir: string,
+    private readonly lockPath: string,
+    private readonly readChunk: number,
+  ) {
+    this.snapshotFd = undefined;
+    this.journalFd = -1;
+  }
+
+  /** Opens (creating) the directory and locks it. Call `replay` next, once. */
+  static open(dir: string, options: { readonly readChunkBytes?: number } = {}): LocalnetJournal {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const lockPath = acquireLock(dir);
+    return new LocalnetJournal(dir, lockPath, options.readChunkBytes ?? READ_CHUNK);
+  }
+
+  get bytes(): number {
+    return this.journalSize;
+  }
+
+  private journalPath(generation: number): string {
+    return join(this.dir, `journal-${generation}.jsonl`);
+  }
+
+  /**
+   * Visits the snapshot's records, then the journal's, in order; cuts off a torn tail.
+   * Returns the head record (undefined for a fresh directory).
+   */
+  replay(visit: ReplayVisitor): Extract<JournalRecord, { t: 'head' }> | undefined {
+    if (this.replayed) throw new Error('replay runs once');
+    this.replayed = true;
+    let head: Extract<JournalRecord, { t: 'head' }> | undefined;
+    const snapshotPath = join(this.dir, SNAPSHOT);
+    const snapshotFd = openIfExists(snapshotPath);
+    if (snapshotFd !== undefined) {
+      this.snapshotFd = snapshotFd;
+      // A snapshot is complete (it was renamed into place after an fsync): any bad line is corruption.
+      this.scan(snapshotFd, 'snapshot', snapshotPath, false, (record, location) => {
+        if (record.t === 'head') head = record;
+        visit(record, location);
+      });
+      if (!head) throw new Error(`${snapshotPath} has no head record`);
+      this.generation = head.gen;
+    }
+
+    const journalPath = this.journalPath(this.generation);
+    const existed = existsSync(journalPath);
+    this.journalFd = openSync(journalPath, 'a+', 0o600);
+    const size = fstatSync(this.journalFd).size;
+    const goodBytes = this.scan(this.journalFd, 'journal', journalPath, true, (record, location) => {
+      if (record.t === 'head') head ??= record;
+      visit(record, location);
+    });
+    if (goodBytes < size) {
+      ftruncateSync(this.journalFd, goodBytes);
+      fdatasyncSync(this.journalFd);
+    }
+    this.journalSize = goodBytes;
+    if (!existed) fsyncDirectory(this.dir);
+    this.removeStale();
+    return head;
+  }
+
+  /**
+   * Visits every line of a file, reading it in chunks. Returns the length of its intact part: the
+   * whole file, or (when allowed) everything before a torn last line.
+   */
+  private scan(
+    fd: number,
+    file: RecordLocation['file'],
+    path: string,
+    tornTailAllowed: boolean,
+    visit: ReplayVisitor,
+  ): number {
+    const size = fstatSync(fd).size;
+    let position = 0;
+    let carry = Buffer.alloc(0);
+    let carryOffset = 0;
+    while (position < size || carry.length > 0) {
+      let buffer = carry;
+      if (position < size) {
+        const chunk = Buffer.alloc(Math.min(this.readChunk, size - position));
+        const read = readSync(fd, chunk, 0, chunk.length, position);
+        position += read;
+        buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
+      }
+      let offset = 0;
+      for (;;) {
+        const end = buffer.indexOf(0x0a, offset);
+        if (end === -1) break;
+        const line = buffer.subarray(offset, end);
+        const record = decodeLine(line);
+        const at = carryOffset + offset;
+        if (!record) {
+          // Only the last line may be torn; a crash cannot leave a bad line before good ones.
+          if (tornTailAllowed && !this.hasLineAfter(fd, at + line.length + 1, size)) return at;
+          throw new Error(`${path} is corrupt at byte ${at}`);
+        }
+        visit(record, { file, offset: at, length: line.length });
+        offset = end + 1;
+      }
+      carry = buffer.subarray(offset);
+      carryOffset += offset;
+      if (position >= size && carry.length > 0) {
+        // Bytes after the last newline: a line whose write was cut short.
+        if (tornTailAllowed) return carryOffset;
+        throw new Error(`${path} is corrupt at byte ${carryOffset}`);
+      }
+    }
+    return carryOffset;
+  }
+
+  /** Whether a complete line (a newline) follows `from`. */
+  private hasLineAfter(fd: number, from: number, size: number): boolean {
+    const chunk = Buffer.alloc(this.readChunk);
+    for (let position = from; position < size; position += this.readChunk) {
+      const read = readSync(fd, chunk, 0, Math.min(this.readChunk, size - position), position);
+      if (chunk.subarray(0, read).includes(0x0a)) return true;
+    }
+    return false;
+  }
+
+  private removeStale(): void {
+    for (const name of readdirSync(this.dir)) {
+      const match = JOURNAL.exec(name);
+      if (name === SNAPSHOT_TMP || (match && Number(match[1]) !== this.generation)) {
+        unlinkSync(join(this.dir, name));
+      }
+    }
+  }
+
+  /** Appends records; with `sync`, returns only once they are on disk. */
+  append(records: readonly JournalRecord[], sync: boolean): RecordLocation[] {
+    if (this.closed) throw new Error('the localnet journal is closed');
+    const lines = records.map(encodeLine);
+    const buffer = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
+    let written = 0;
+    while (written < buffer.length) {
+      written += writeSync(this.journalFd, buffer, written, buffer.length - written);
+    }
+    if (sync) fdatasyncSync(this.journalFd);
+    const locations: RecordLocation[] = [];
+    let offset = this.journalSize;
+    for (const line of lines) {
+      locations.push({ file: 'journal', offset, length: line.length - 1 });
+      offset += line.length;
+    }
+    this.journalSize = offset;
+    return locations;
+  }
+
+  sync(): void {
+    if (!this.closed) fdatasyncSync(this.journalFd);
+  }
+
+  read(location: RecordLocation): JournalRecord | undefined {
+    const fd = location.file === 'journal' ? this.journalFd : this.snapshotFd;
+    if (fd === undefined || this.closed) return undefined;
+    const buffer = Buffer.alloc(location.length);
+    const read = readSync(fd, buffer, 0, location.length, location.offset);
+    return read === location.length ? decodeLine(buffer) : undefined;
+  }
+
+  /**
+   * Rewrites the state as a new snapshot and starts an empty journal. `write` emits the records
+   * (head first) and receives each one's location in the new snapshot. Crash-safe: the snapshot is
+   * fsynced before it is renamed into place, and it names the generation of the journal after it,
+   * so a leftover older journal is never replayed on top of it.
+   */
+  compact(write: (emit: (record: JournalRecord) => RecordLocation) => void): void {
+    const tmpPath = join(this.dir, SNAPSHOT_TMP);
+    const fd = openSync(tmpPath, 'w', 0o600);
+    let offset = 0;
+    const nextGeneration = this.generation + 1;
+    try {
+      const chunks: Buffer[] = [];
+      let pending = 0;
+      const flush = () => {
+        if (pending === 0) return;
+        const buffer = Buffer.concat(chunks);
+        let written = 0;
+        while (written < buffer.length) written += writeSync(fd, buffer, written, buffer.length - written);
+        chunks.length = 0;
+        pending = 0;
+      };
+      write((record) => {
+        const line = encodeLine(record.t === 'head' ? { ...record, gen: nextGeneration } : record);
+        const location: RecordLocation = { file: 'snapshot', offset, length: line.length - 1 };
+        chunks.push(line);
+        pending += line.length;
+        offset += line.length;
+        if (pending > 1 << 20) flush();
+        return location;
+      });
+      flush();
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    const oldJournal = this.journalPath(this.generation);
+    renameSync(tmpPath, join(this.dir, SNAPSHOT));
+    fsyncDirectory(this.dir);
+    if (this.snapshotFd !== undefined) closeSync(this.snapshotFd);
+    closeSync(this.journalFd);
+    this.snapshotFd = openSync(join(this.dir, SNAPSHOT), 'r');
+    this.generation = nextGeneration;
+    this.journalFd = openSync(this.journalPath(nextGeneration), 'a+', 0o600);
+    this.journalSize = fstatSync(this.journalFd).size;
+    unlinkSync(oldJournal);
+    fsyncDirectory(this.dir);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.journalFd >= 0) closeSync(this.journalFd);
+    if (this.snapshotFd !== undefined) closeSync(this.snapshotFd);
+    releaseLock(this.lockPath);
+  }
+}
