@@ -41,6 +41,14 @@ export const ERROR_CODES = [
   'WEBHOOK_SIGNATURE_INVALID',
   'AGGREGATOR_NO_ROUTE',
   'AGGREGATOR_UNAVAILABLE',
+  // Tenants and key management (issue 11).
+  'ACCOUNT_NOT_FOUND',
+  'FORBIDDEN',
+  'API_KEY_NOT_FOUND',
+  'TENANT_NOT_FOUND',
+  // Hardening (issue 11).
+  'ACCOUNT_NOT_CALLER',
+  'RESERVATION_LIMIT',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,24 +1,315 @@
-export * from './domain/base58.js';
-export * from './domain/currency.js';
-export * from './domain/fixed-window.js';
-export * from './domain/hash.js';
-export * from './domain/money.js';
-export * from './domain/priority.js';
-export * from './domain/public-key.js';
-export * from './domain/signed-transaction.js';
-export * from './domain/swap-math.js';
-export * from './domain/token-pair.js';
-export * from './domain/transaction.js';
-export * from './domain/wire.js';
-export * from './errors.js';
-export * from './ports/aggregator.js';
-export type * from './ports/chain.js';
-export type * from './ports/clock.js';
-export type * from './ports/fee-oracle.js';
-export type * from './ports/keystore.js';
-export type * from './ports/oauth.js';
-export type * from './ports/rate-limit.js';
-export type * from './ports/store.js';
-export * from './ports/swap-store.js';
-export type * from './ports/webhooks.js';
-export * from './use-cases/index.js';
+// The public API of @token-actions/core. Every name is listed on purpose: what is not here (the
+// steps of the action path, the preview seal, status reconciliation, swap pricing internals) is
+// free to change. packages/core/README.md walks through it.
+
+// ── Solana Actions: the catalog, metadata and request reading, framework-free ─────────────────
+export * from './actions/index.js';
+// ── Domain: values, their parsers and the wire format ──────────────────────────────────────────
+export { decodeBase58, encodeBase58 } from './domain/base58.js';
+export {
+  Currencies,
+  type Currency,
+  type CurrencyKind,
+  LAMPORTS_PER_SOL,
+  NATIVE_DECIMALS,
+} from './domain/currency.js';
+export { FixedWindowCounter } from './domain/fixed-window.js';
+export { sha256Hex } from './domain/hash.js';
+// ── Solana wire format shared by the chain adapters and the localnet ───────────────────────────
+// Both may import only core, so the message compiler, the wire parser and the error descriptions
+// they share live here.
+export {
+  type AccountAddress,
+  type CompiledMessage,
+  compileLegacyMessage,
+  type InstructionToCompile,
+} from './domain/legacy-message.js';
+export { formatAmount, parseAmount, U64_MAX } from './domain/money.js';
+export {
+  PRIORITY_LEVELS,
+  PRIORITY_PERCENTILE,
+  type PriorityLevel,
+  parsePriority,
+  percentile,
+} from './domain/priority.js';
+export {
+  isPublicKey,
+  isSignature,
+  type PublicKey,
+  parsePublicKey,
+  parseSignature,
+  type Signature,
+} from './domain/public-key.js';
+export {
+  messageSigners,
+  signaturePrefixLength,
+  splitWireTransaction,
+  verifyEd25519,
+  type WireParts,
+} from './domain/signed-transaction.js';
+export {
+  applySwap,
+  BPS,
+  minOutWithSlippage,
+  type PoolReserves,
+  ppmToPercent,
+  quoteExactIn,
+  type SwapQuoteMath,
+  spotPrice,
+} from './domain/swap-math.js';
+export {
+  DEFAULT_TENANT,
+  DEFAULT_TENANT_ACCESS,
+  parseTenantId,
+  type Tenant,
+  type TenantId,
+  type TenantRecord,
+} from './domain/tenant.js';
+export { allPoolIds, parseTokenPair, poolIdOf, type TokenPair } from './domain/token-pair.js';
+export {
+  canTransition,
+  checkTransition,
+  TERMINAL_STATUSES,
+  TRANSACTION_KINDS,
+  type TransactionKind,
+  type TransactionRecord,
+  type TransactionStatusPatch,
+  TX_STATUSES,
+  type TxStatus,
+} from './domain/transaction.js';
+export {
+  describeTransactionError,
+  type Failure,
+  type FailureKind,
+  INSTRUCTION_ERRORS,
+  type InstructionErrorJson,
+  mentionsInsufficientFunds,
+  simulationFailure,
+  TRANSACTION_ERRORS,
+  type TransactionErrorJson,
+  transactionErrorText,
+} from './domain/transaction-error.js';
+export {
+  assembleTransaction,
+  bytesEqual,
+  encodeShortVec,
+  fromBase64,
+  fromBase64Url,
+  toBase64,
+  toBase64Url,
+  transactionIdOf,
+} from './domain/wire.js';
+export {
+  type AddressTableLookup,
+  computeUnitLimitOf,
+  computeUnitPriceOf,
+  feeOf,
+  isWritable,
+  isZero,
+  MAX_WIRE_BYTES,
+  type ParsedInstruction,
+  type ParsedMessage,
+  type ParsedTransaction,
+  parseMessage,
+  parseTransaction,
+  writableKeys,
+} from './domain/wire-message.js';
+// ── Errors: the closed set of codes every use-case answers with ────────────────────────────────
+export {
+  type DomainError,
+  domainError,
+  ERROR_CODES,
+  type ErrorCode,
+  fromPortFailure,
+  isDomainError,
+} from './errors.js';
+// ── Ports: what the core needs from the world; adapters implement them, testing/ fakes them ────
+export {
+  type AggregatorPort,
+  type AggregatorQuote,
+  type AggregatorQuoteRequest,
+  type AggregatorSwap,
+  type AggregatorSwapRequest,
+  type RoutePlanStep,
+  WRAPPED_SOL_MINT,
+} from './ports/aggregator.js';
+export type {
+  ChainCommitment,
+  ChainIntent,
+  ChainPort,
+  ChainStatus,
+  ClusterInfo,
+  MintNftIntent,
+  NftMetadata,
+  PreparedTransaction,
+  PrepareOptions,
+  PrioritizationFee,
+  TransferIntent,
+  TransferLeg,
+  TransfersIntent,
+} from './ports/chain.js';
+export type { ClockPort, IdsPort, MacPort } from './ports/clock.js';
+export type { FeeOraclePort } from './ports/fee-oracle.js';
+export type { HeldKey, KeystorePort } from './ports/keystore.js';
+export type {
+  AuthorizationCodeRecord,
+  ConsumedCode,
+  OAuthClientRecord,
+  OAuthClientStore,
+  OAuthClientType,
+  OAuthScope,
+  OAuthStore,
+  OAuthTokenKind,
+  OAuthTokenRecord,
+  RefreshRotation,
+  SiwsNonceRecord,
+  StoredOAuthToken,
+  TokenEndpointAuthMethod,
+} from './ports/oauth.js';
+export type { OutboundUrlPolicy } from './ports/outbound.js';
+export type { RateLimitDecision, RateLimiterPort } from './ports/rate-limit.js';
+export {
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  ESCROW_EXPIRY_ACTIONS,
+  ESCROW_PURPOSES,
+  ESCROW_STATUSES,
+  type EscrowExpiryAction,
+  type EscrowPurpose,
+  type EscrowRecord,
+  type EscrowStatus,
+  type EscrowStore,
+  type IdempotencyBegin,
+  type IdempotencyStore,
+  isApiKeyActive,
+  type ManagedAccountRecord,
+  type NewApiKey,
+  type StorePort,
+  type TenantStore,
+  type TransactionStore,
+} from './ports/store.js';
+export {
+  type NewSwapRequest,
+  type PoolRecord,
+  type ReservationPlan,
+  reservationLimitError,
+  SWAP_SOURCES,
+  SWAP_STATUSES,
+  type SwapHistoryPage,
+  type SwapHop,
+  type SwapRequestRecord,
+  type SwapSource,
+  type SwapStatus,
+  type SwapStore,
+  type SwapTransaction,
+  TERMINAL_SWAP_STATUSES,
+} from './ports/swap-store.js';
+export type {
+  DeliveryAttempt,
+  NewWebhookDelivery,
+  WebhookDelivery,
+  WebhookDeliveryStatus,
+  WebhookSenderPort,
+  WebhookStore,
+} from './ports/webhooks.js';
+export {
+  AccountCreateRequest,
+  AirdropRequest,
+  airdrop,
+  type Balance,
+  createAccount,
+  getBalances,
+  getNft,
+} from './use-cases/accounts.js';
+// ── Use-cases (interface A): actions, preview and sign, tracking, accounts, escrow ─────────────
+// Each request schema is a zod schema and, under the same name, its type; the HTTP edge reuses the
+// schemas for its OpenAPI document.
+export {
+  ACTION_TYPES,
+  type Action,
+  type ActionOptions,
+  type ActionOutcome,
+  type ActionType,
+} from './use-cases/action/action.js';
+export { NFT_LIMITS } from './use-cases/action/parse.js';
+export { prepareForWallet, type WalletTransaction } from './use-cases/action/wallet.js';
+// The embedded aggregator adapter (packages/adapters, aggregator/local) routes over the project's
+// own pools with the same pricing and reservation as projectSwap, so these stay public for it.
+export {
+  type AggregatorSwapOutcome,
+  aggregatorSwap,
+  mintOf,
+  ppmToFraction,
+} from './use-cases/aggregator-swap.js';
+export { CharityDonationRequest, charityDonate } from './use-cases/charity-donate.js';
+// ── Dependencies of the use-cases ──────────────────────────────────────────────────────────────
+export { type ActionDeps, DEFAULT_POLICIES, type Policies, type ServiceAccounts } from './use-cases/deps.js';
+export { type DonateInput, DonateRequest, donate } from './use-cases/donate.js';
+export {
+  type EscrowOutcome,
+  type EscrowSettlement,
+  getEscrow,
+  settleEscrow,
+  settleExpiredEscrows,
+} from './use-cases/escrow.js';
+export { MerchantPaymentRequest, merchantPay } from './use-cases/merchant-pay.js';
+export { MintNftRequest, mint } from './use-cases/mint.js';
+export { type PoolSeed, seedPools } from './use-cases/pools.js';
+export {
+  type BalanceChange,
+  type PreviewOutcome,
+  preview,
+  TransactionPreviewRequest,
+} from './use-cases/preview.js';
+export { projectSwap, SwapRequest } from './use-cases/project-swap.js';
+export {
+  awaitsWalletSignature,
+  sweepUnsettled,
+  type TrackingPassOptions,
+  trackingPass,
+} from './use-cases/refresh.js';
+export { currencyField, priorityField, tokenPairField } from './use-cases/request-fields.js';
+export { sign, TransactionSignRequest } from './use-cases/sign.js';
+export {
+  DEFAULT_SWAP_POLICIES,
+  type SwapCaller,
+  type SwapDeps,
+  type SwapPolicies,
+} from './use-cases/swap-deps.js';
+export { type ExecuteSwapOutcome, executeSwap, SwapExecuteRequest } from './use-cases/swap-execute.js';
+// ── Use-cases (interface B): swaps, completion notifications, outbound webhooks ────────────────
+export { type SwapInfo, SwapInfoQuery, swapInfo } from './use-cases/swap-info.js';
+export {
+  type BuiltSwap,
+  bestRoute,
+  loadPools,
+  type PricedRoute,
+  reserveAndBuild,
+} from './use-cases/swap-route.js';
+export { notifySwaps, settleSwaps } from './use-cases/swap-settle.js';
+export { type TrackOutcome, track } from './use-cases/track.js';
+export {
+  type CompletionClaim,
+  type CompletionResult,
+  parseCompletionPayload,
+  transactionComplete,
+} from './use-cases/transaction-complete.js';
+export { deliverWebhooks } from './use-cases/webhook-delivery.js';
+
+// ── OAuth protocol (framework-free) ────────────────────────────────────────────────────────────
+
+// The authorization server's functions; that module's index lists each name.
+export * from './oauth/index.js';
+// ── Operator use-cases: API keys and tenants ───────────────────────────────────────────────────
+export {
+  type AdminDeps,
+  API_KEY_PREFIX,
+  CreateApiKeyRequest,
+  createApiKey,
+  type IssuedApiKey,
+  listApiKeys,
+  RotateApiKeyRequest,
+  revokeApiKey,
+  rotateApiKey,
+} from './use-cases/admin/api-keys.js';
+export { getTenant, listTenants, UpdateTenantRequest, updateTenant } from './use-cases/admin/tenants.js';

@@ -2,6 +2,7 @@ import { err, ok, type Result } from 'neverthrow';
 import { type DomainError, domainError } from '../errors.js';
 import type { PriorityLevel } from './priority.js';
 import type { PublicKey, Signature } from './public-key.js';
+import type { TenantId } from './tenant.js';
 
 export const TX_STATUSES = ['pending', 'processed', 'confirmed', 'finalized', 'failed', 'expired'] as const;
 export type TxStatus = (typeof TX_STATUSES)[number];
@@ -47,6 +48,8 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 /** What the service recorded about a transaction before sending it (the outbox row). */
 export interface TransactionRecord {
   readonly id: Signature;
+  /** Whose transaction it is: only that tenant tracks it (swaps belong to the default tenant). */
+  readonly tenant: TenantId;
   readonly kind: TransactionKind;
   readonly status: TxStatus;
   readonly currency?: string;

@@ -23,6 +23,9 @@ export interface MintNftIntent {
   readonly name: string;
   readonly symbol: string;
   readonly uri: string;
+  /** A wallet that must sign the transaction without paying or owning anything in it (a Solana
+   * Action's `account` receiving the NFT): the adapter adds a signed memo naming it. */
+  readonly cosigner?: PublicKey;
 }
 
 /** One leg of a `transfers` intent: `amount` base units of `currency` from the wallet `from` to `to`. */

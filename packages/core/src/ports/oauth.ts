@@ -87,6 +87,8 @@ export interface OAuthClientStore {
   /** Inserts a client, or replaces the one with the same id (used to rotate the demo client's secret). */
   upsert(client: OAuthClientRecord): ResultAsync<void, DomainError>;
   get(id: string): ResultAsync<OAuthClientRecord | null, DomainError>;
+  /** Every redirect URI of every public client: the browser apps whose origins CORS admits by default. */
+  publicRedirectUris(): ResultAsync<readonly string[], DomainError>;
 }
 
 export interface OAuthStore {

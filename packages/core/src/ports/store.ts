@@ -1,5 +1,6 @@
 import type { ResultAsync } from 'neverthrow';
 import type { PublicKey, Signature } from '../domain/public-key.js';
+import type { TenantId, TenantRecord } from '../domain/tenant.js';
 import type {
   TransactionKind,
   TransactionRecord,
@@ -8,12 +9,17 @@ import type {
 } from '../domain/transaction.js';
 import type { DomainError } from '../errors.js';
 
-export type EscrowStatus = 'held' | 'released' | 'refunded';
-export type EscrowPurpose = 'charity_donation' | 'merchant_payment';
-export type EscrowExpiryAction = 'refund' | 'release';
+export const ESCROW_STATUSES = ['held', 'released', 'refunded'] as const;
+export type EscrowStatus = (typeof ESCROW_STATUSES)[number];
+export const ESCROW_PURPOSES = ['charity_donation', 'merchant_payment'] as const;
+export type EscrowPurpose = (typeof ESCROW_PURPOSES)[number];
+export const ESCROW_EXPIRY_ACTIONS = ['refund', 'release'] as const;
+export type EscrowExpiryAction = (typeof ESCROW_EXPIRY_ACTIONS)[number];
 
 export interface EscrowRecord {
   readonly id: string;
+  /** The tenant whose payment funded it: only that tenant reads, releases or refunds it. */
+  readonly tenant: TenantId;
   readonly purpose: EscrowPurpose;
   readonly payer: PublicKey;
   readonly beneficiary: PublicKey;
@@ -37,7 +43,28 @@ export type IdempotencyBegin =
 export interface ApiKeyRecord {
   readonly id: string;
   readonly label: string;
+  readonly tenant: TenantId;
+  /** The first characters of the secret, enough to recognise a key in a list; absent for keys made before prefixes were kept. */
+  readonly prefix?: string;
   readonly createdAt: Date;
+  /** Last successful authentication, kept to the minute. */
+  readonly lastUsedAt?: Date;
+  readonly revokedAt?: Date;
+  /** A rotated key keeps working until then. */
+  readonly expiresAt?: Date;
+}
+
+export type NewApiKey = Pick<ApiKeyRecord, 'id' | 'label' | 'tenant' | 'createdAt'> & {
+  readonly prefix?: string;
+  /** SHA-256 (hex) of the secret: the secret itself is never stored. */
+  readonly hash: string;
+};
+
+/** Whether a key authenticates at `now`: neither revoked nor past its expiry. */
+export function isApiKeyActive(key: ApiKeyRecord, now: Date): boolean {
+  return (
+    key.revokedAt === undefined && (key.expiresAt === undefined || key.expiresAt.getTime() > now.getTime())
+  );
 }
 
 export interface TransactionStore {
@@ -50,7 +77,13 @@ export interface TransactionStore {
     record: TransactionRecord,
     options?: { readonly escrow?: EscrowRecord },
   ): ResultAsync<{ inserted: boolean; record: TransactionRecord }, DomainError>;
-  get(id: Signature): ResultAsync<TransactionRecord | null, DomainError>;
+  /**
+   * With a tenant, a transaction of another tenant is absent (null), exactly like an unknown id.
+   * Without one the read is the service's own (worker, settlement, swaps).
+   */
+  get(id: Signature, tenant?: TenantId): ResultAsync<TransactionRecord | null, DomainError>;
+  /** The mint transaction that created the NFT `mint`, scoped like `get`. */
+  findMint(mint: PublicKey, tenant?: TenantId): ResultAsync<TransactionRecord | null, DomainError>;
   /** Compare-and-set: moves the status only if it is still `from`. Returns whether it moved. */
   transition(
     id: Signature,
@@ -76,7 +109,8 @@ export interface TransactionStore {
 export interface EscrowStore {
   /** Inserts; when one exists for the same funding transaction, returns that one (inserted=false). */
   insert(record: EscrowRecord): ResultAsync<{ inserted: boolean; record: EscrowRecord }, DomainError>;
-  get(id: string): ResultAsync<EscrowRecord | null, DomainError>;
+  /** Scoped like TransactionStore.get: another tenant's escrow is absent. */
+  get(id: string, tenant?: TenantId): ResultAsync<EscrowRecord | null, DomainError>;
   /** Compare-and-set from `held` to a settled status. Returns whether it moved. */
   settle(
     id: string,
@@ -93,7 +127,7 @@ export interface EscrowStore {
 
 export interface IdempotencyStore {
   /**
-   * Claims `key` in `scope` for a request whose body hashes to `requestHash`. A claim still in
+   * Claims `key` in `scope` (interface A uses the caller's tenant, so a key belongs to its tenant) for a request whose body hashes to `requestHash`. A claim still in
    * progress after the store's abandonment window (its process died) is taken over by a request
    * with the same hash: re-running is safe because transactions are recorded once per request key.
    */
@@ -110,8 +144,34 @@ export interface IdempotencyStore {
 }
 
 export interface ApiKeyStore {
-  insert(record: ApiKeyRecord & { hash: string }): ResultAsync<void, DomainError>;
+  /** The tenant must exist (TenantStore.ensure). */
+  insert(record: NewApiKey): ResultAsync<void, DomainError>;
+  /** The key with this secret hash, revoked and expired ones included (the caller decides). */
   findByHash(hash: string): ResultAsync<ApiKeyRecord | null, DomainError>;
+  get(id: string): ResultAsync<ApiKeyRecord | null, DomainError>;
+  /** Oldest first; only one tenant's keys when a tenant is given. */
+  list(filter?: { readonly tenant?: TenantId }): ResultAsync<readonly ApiKeyRecord[], DomainError>;
+  /** Revokes at `at` (an already revoked key keeps its first revocation); null for an unknown id. */
+  revoke(id: string, at: Date): ResultAsync<ApiKeyRecord | null, DomainError>;
+  /** Moves the expiry to `at` unless the key already expires sooner; null for an unknown id. */
+  expire(id: string, at: Date): ResultAsync<ApiKeyRecord | null, DomainError>;
+  /** Records a use; a store may keep only one write a minute per key. */
+  touch(id: string, at: Date): ResultAsync<void, DomainError>;
+}
+
+export interface TenantStore {
+  /** The tenant, created with `defaults` when it does not exist yet. */
+  ensure(
+    id: TenantId,
+    defaults: { readonly treasuryPayments: boolean },
+    at: Date,
+  ): ResultAsync<{ tenant: TenantRecord; created: boolean }, DomainError>;
+  get(id: TenantId): ResultAsync<TenantRecord | null, DomainError>;
+  list(): ResultAsync<readonly TenantRecord[], DomainError>;
+  update(
+    id: TenantId,
+    patch: { readonly treasuryPayments?: boolean },
+  ): ResultAsync<TenantRecord | null, DomainError>;
 }
 
 export interface ManagedAccountRecord {
@@ -125,4 +185,5 @@ export interface StorePort {
   readonly escrows: EscrowStore;
   readonly idempotency: IdempotencyStore;
   readonly apiKeys: ApiKeyStore;
+  readonly tenants: TenantStore;
 }

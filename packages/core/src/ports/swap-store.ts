@@ -1,6 +1,6 @@
 import type { Result, ResultAsync } from 'neverthrow';
 import type { PublicKey, Signature } from '../domain/public-key.js';
-import type { DomainError } from '../errors.js';
+import { type DomainError, domainError } from '../errors.js';
 
 /**
  * The pool book: what each pool holds (`reserve*`) and how much of it pending firm quotes have
@@ -24,11 +24,13 @@ export interface PoolRecord {
   readonly updatedAt: Date;
 }
 
-export type SwapStatus = 'prepared' | 'submitted' | 'landed' | 'failed' | 'expired';
+export const SWAP_STATUSES = ['prepared', 'submitted', 'landed', 'failed', 'expired'] as const;
+export type SwapStatus = (typeof SWAP_STATUSES)[number];
 export const TERMINAL_SWAP_STATUSES: ReadonlySet<SwapStatus> = new Set(['landed', 'failed', 'expired']);
 
 /** Where a swap request came from: a firm quote of the project's pool, or an aggregator route. */
-export type SwapSource = 'project' | 'aggregator';
+export const SWAP_SOURCES = ['project', 'aggregator'] as const;
+export type SwapSource = (typeof SWAP_SOURCES)[number];
 
 /** One pool crossed by a swap. */
 export interface SwapHop {
@@ -131,11 +133,15 @@ export interface SwapStore {
    * succeeds adds each hop's output to its pool's reserved side and inserts the request as
    * `prepared`. When `plan` fails nothing is written and its error is returned. Concurrent
    * reservations on one pool are serialised, so each plans against the reservations before it.
+   * With `maxOpenPerClient`, the request's client may hold at most that many `prepared`, unexpired
+   * requests: one more is refused with `RESERVATION_LIMIT` (reservations of one client are
+   * serialised too, so concurrent quotes cannot overshoot the cap).
    */
   reserve(input: {
     readonly request: NewSwapRequest;
     readonly poolIds: readonly string[];
     readonly plan: (pools: readonly PoolRecord[]) => Result<ReservationPlan, DomainError>;
+    readonly maxOpenPerClient?: number;
   }): ResultAsync<SwapRequestRecord, DomainError>;
   /** Records a request routed outside the service's pools (nothing reserved). */
   insertExternal(request: SwapRequestRecord): ResultAsync<SwapRequestRecord, DomainError>;
@@ -167,4 +173,12 @@ export interface SwapStore {
   /** Terminal requests whose client has not been notified yet, oldest first. */
   listUnnotified(limit: number): ResultAsync<readonly SwapRequestRecord[], DomainError>;
   markNotified(requestId: string, at: Date): ResultAsync<void, DomainError>;
+}
+
+/** The refusal of one firm quote too many (`reserve` with `maxOpenPerClient`), alike in every store. */
+export function reservationLimitError(max: number): DomainError {
+  return domainError(
+    'RESERVATION_LIMIT',
+    `this client already holds ${max} unexecuted firm quotes; execute them or let them expire first`,
+  );
 }

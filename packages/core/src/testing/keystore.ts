@@ -1,6 +1,7 @@
 import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { encodeBase58 } from '../domain/base58.js';
 import type { PublicKey } from '../domain/public-key.js';
+import { DEFAULT_TENANT, type TenantId } from '../domain/tenant.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { KeystorePort } from '../ports/keystore.js';
 
@@ -15,6 +16,8 @@ export interface InMemoryKeystore extends KeystorePort {
  */
 export function createInMemoryKeystore(): InMemoryKeystore {
   const keys = new Map<string, CryptoKey>();
+  // Managed accounts only: a named (service) key has no tenant.
+  const tenants = new Map<string, TenantId>();
   const names = new Map<string, Promise<PublicKey>>();
 
   const generate = (): ResultAsync<PublicKey, DomainError> =>
@@ -34,7 +37,11 @@ export function createInMemoryKeystore(): InMemoryKeystore {
 
   return {
     list: () => [...keys.keys()] as PublicKey[],
-    create: () => generate(),
+    create: (_label, tenant) =>
+      generate().map((publicKey) => {
+        tenants.set(publicKey, tenant ?? DEFAULT_TENANT);
+        return publicKey;
+      }),
     named(name) {
       // Sharing the pending promise makes concurrent first uses of a name agree on one key.
       let pending = names.get(name);
@@ -51,6 +58,11 @@ export function createInMemoryKeystore(): InMemoryKeystore {
       return ResultAsync.fromPromise(pending, (e) => e as DomainError);
     },
     has: (publicKey) => okAsync(keys.has(publicKey)),
+    lookup(publicKey) {
+      if (!keys.has(publicKey)) return okAsync(null);
+      const tenant = tenants.get(publicKey);
+      return okAsync(tenant ? { tenant } : {});
+    },
     sign(publicKey, message) {
       const key = keys.get(publicKey);
       if (!key)

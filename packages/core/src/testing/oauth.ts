@@ -48,6 +48,9 @@ export function createMemoryOAuthStore(): OAuthStore {
       get(id) {
         return done(clients.get(id) ?? null);
       },
+      publicRedirectUris() {
+        return done([...clients.values()].filter((c) => c.type === 'public').flatMap((c) => c.redirectUris));
+      },
     },
     insertCode(code) {
       if (!codes.has(code.codeHash)) codes.set(code.codeHash, { record: code });

@@ -8,7 +8,8 @@ import {
 } from '../domain/transaction.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
-import type { ApiKeyRecord, EscrowRecord, IdempotencyBegin, StorePort } from '../ports/store.js';
+import type { EscrowRecord, IdempotencyBegin, StorePort } from '../ports/store.js';
+import { createInMemoryApiKeys, createInMemoryTenants } from './api-keys.js';
 
 /** Idempotency keys are honoured for 24 hours; older claims count as absent. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -51,7 +52,7 @@ export function createInMemoryStore(
   const events: TransactionEvent[] = [];
   const escrows = new Map<string, EscrowRecord>();
   const idempotency = new Map<string, IdempotencyRow>();
-  const apiKeys = new Map<string, ApiKeyRecord & { hash: string }>();
+  const tenants = createInMemoryTenants();
 
   // Copies keep callers from mutating what the store holds (the wire bytes are a mutable array).
   const copyTx = (r: TransactionRecord): TransactionRecord => ({ ...r, wire: new Uint8Array(r.wire) });
@@ -78,8 +79,14 @@ export function createInMemoryStore(
         }
         return okAsync({ inserted: true, record: copyTx(record) });
       },
-      get(id) {
+      get(id, tenant) {
         const found = transactions.get(id);
+        return okAsync(found && (tenant === undefined || found.tenant === tenant) ? copyTx(found) : null);
+      },
+      findMint(mint, tenant) {
+        const found = [...transactions.values()].find(
+          (r) => r.kind === 'mint' && r.mint === mint && (tenant === undefined || r.tenant === tenant),
+        );
         return okAsync(found ? copyTx(found) : null);
       },
       transition(id, from, to, patch) {
@@ -144,8 +151,9 @@ export function createInMemoryStore(
         escrows.set(record.id, record);
         return okAsync({ inserted: true, record });
       },
-      get(id) {
-        return okAsync(escrows.get(id) ?? null);
+      get(id, tenant) {
+        const found = escrows.get(id);
+        return okAsync(found && (tenant === undefined || found.tenant === tenant) ? found : null);
       },
       reopen(id, settlementTransactionId) {
         const current = escrows.get(id);
@@ -223,22 +231,7 @@ export function createInMemoryStore(
       },
     },
 
-    apiKeys: {
-      insert(record) {
-        const clash = apiKeys.has(record.id) || [...apiKeys.values()].some((k) => k.hash === record.hash);
-        if (clash) return errAsync(domainError('INTERNAL', 'an API key with this id or hash already exists'));
-        apiKeys.set(record.id, {
-          id: record.id,
-          label: record.label,
-          createdAt: record.createdAt,
-          hash: record.hash,
-        });
-        return okAsync(undefined);
-      },
-      findByHash(hash) {
-        const found = [...apiKeys.values()].find((k) => k.hash === hash);
-        return okAsync(found ? { id: found.id, label: found.label, createdAt: found.createdAt } : null);
-      },
-    },
+    apiKeys: createInMemoryApiKeys(tenants),
+    tenants,
   };
 }

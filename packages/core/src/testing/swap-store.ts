@@ -3,6 +3,7 @@ import { domainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
 import {
   type PoolRecord,
+  reservationLimitError,
   type SwapRequestRecord,
   type SwapStore,
   TERMINAL_SWAP_STATUSES,
@@ -56,7 +57,14 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
     listPools() {
       return okAsync([...pools.values()].map((p) => ({ ...p })).sort((a, b) => (a.id < b.id ? -1 : 1)));
     },
-    reserve({ request, poolIds, plan }) {
+    reserve({ request, poolIds, plan, maxOpenPerClient }) {
+      if (maxOpenPerClient !== undefined) {
+        const at = now().getTime();
+        const open = [...requests.values()].filter(
+          (r) => r.clientId === request.clientId && r.status === 'prepared' && r.expiresAt.getTime() > at,
+        ).length;
+        if (open >= maxOpenPerClient) return errAsync(reservationLimitError(maxOpenPerClient));
+      }
       const locked = [...new Set(poolIds)].sort().map((id) => pools.get(id));
       if (locked.some((p) => !p))
         return errAsync(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));

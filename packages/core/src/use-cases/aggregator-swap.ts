@@ -7,8 +7,8 @@ import { parseTokenPair } from '../domain/token-pair.js';
 import { type DomainError, domainError } from '../errors.js';
 import { type AggregatorQuote, type AggregatorSwap, WRAPPED_SOL_MINT } from '../ports/aggregator.js';
 import type { SwapRequestRecord } from '../ports/swap-store.js';
+import type { SwapRequest } from './project-swap.js';
 import type { SwapCaller, SwapDeps } from './swap-deps.js';
-import type { ProjectSwapInput } from './swap-quote.js';
 import { parseSwapRequest } from './swap-route.js';
 
 /** The mint an aggregator knows a currency by: wrapped SOL for the native coin. */
@@ -32,7 +32,7 @@ export interface AggregatorSwapOutcome {
  */
 export function aggregatorSwap(
   deps: Pick<SwapDeps, 'currencies' | 'aggregator' | 'swaps' | 'clock' | 'ids' | 'swapPolicies'>,
-  input: ProjectSwapInput,
+  input: SwapRequest,
   caller: SwapCaller,
 ): ResultAsync<AggregatorSwapOutcome, DomainError> {
   return safeTry(async function* () {

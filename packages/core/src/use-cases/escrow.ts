@@ -1,11 +1,14 @@
 import { err, errAsync, ok, ResultAsync, safeTry } from 'neverthrow';
 import { PRIORITY_LEVELS } from '../domain/priority.js';
 import type { PublicKey } from '../domain/public-key.js';
+import type { TenantId } from '../domain/tenant.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { EscrowRecord } from '../ports/store.js';
+import { prepareIntent } from './action/prepare.js';
+import { recordAndSend } from './action/record.js';
+import { signPrepared } from './action/sign.js';
 import type { ActionDeps } from './deps.js';
 import { refreshStatuses } from './refresh.js';
-import { prepareIntent, recordAndSend, signPrepared } from './submit.js';
 
 export type EscrowSettlement = 'release' | 'refund';
 
@@ -15,19 +18,23 @@ export interface EscrowOutcome {
   readonly message: string;
 }
 
-function loadEscrow(deps: Pick<ActionDeps, 'store'>, id: unknown) {
+/** Another tenant's escrow is not found, with the message of an id nobody knows. */
+function loadEscrow(deps: Pick<ActionDeps, 'store'>, id: unknown, tenant: TenantId) {
   if (typeof id !== 'string' || !/^esc_[A-Za-z0-9_-]{1,64}$/.test(id)) {
     return errAsync(domainError('INVALID_INPUT', 'escrow id must look like esc_...'));
   }
   return deps.store.escrows
-    .get(id)
+    .get(id, tenant)
     .andThen((escrow) =>
       escrow ? ok(escrow) : err(domainError('ESCROW_NOT_FOUND', `escrow ${id} does not exist`)),
     );
 }
 
-export function getEscrow(deps: Pick<ActionDeps, 'store'>, input: { id: unknown }) {
-  return loadEscrow(deps, input.id);
+export function getEscrow(
+  deps: Pick<ActionDeps, 'store'>,
+  input: { readonly id: string; readonly tenant: TenantId },
+) {
+  return loadEscrow(deps, input.id, input.tenant);
 }
 
 /**
@@ -38,10 +45,10 @@ export function getEscrow(deps: Pick<ActionDeps, 'store'>, input: { id: unknown 
  */
 export function settleEscrow(
   deps: ActionDeps,
-  input: { id: unknown; settlement: EscrowSettlement },
+  input: { readonly id: string; readonly settlement: EscrowSettlement; readonly tenant: TenantId },
 ): ResultAsync<EscrowOutcome, DomainError> {
   return safeTry(async function* () {
-    const escrow = yield* loadEscrow(deps, input.id);
+    const escrow = yield* loadEscrow(deps, input.id, input.tenant);
     if (escrow.status !== 'held') {
       return err(domainError('ESCROW_NOT_HELD', `escrow ${escrow.id} is already ${escrow.status}`));
     }
@@ -69,7 +76,9 @@ export function settleEscrow(
       signed.id,
     );
     if (!settled) return err(domainError('ESCROW_NOT_HELD', `escrow ${escrow.id} was settled concurrently`));
+    // The payout is the escrow's tenant's transaction, whoever settles it (the worker, at expiry).
     yield* recordAndSend(deps, prepared, signed, {
+      tenant: escrow.tenant,
       kind: input.settlement === 'release' ? 'escrow_release' : 'escrow_refund',
       currency: currency.code,
       amount: escrow.amount,
@@ -78,7 +87,7 @@ export function settleEscrow(
       escrowId: escrow.id,
       priority: 'Medium',
     });
-    const after = yield* deps.store.escrows.get(escrow.id);
+    const after = yield* deps.store.escrows.get(escrow.id, escrow.tenant);
     return ok({
       escrow: after ?? escrow,
       transactionId: signed.id,
@@ -95,7 +104,7 @@ export function settleExpiredEscrows(
   return deps.store.escrows.listExpired(deps.clock.now(), limit).andThen((expired) =>
     ResultAsync.combine(
       expired.map((e) =>
-        settleEscrow(deps, { id: e.id, settlement: e.expiryAction })
+        settleEscrow(deps, { id: e.id, settlement: e.expiryAction, tenant: e.tenant })
           .map(() => true)
           .orElse(() => ok(false)),
       ),

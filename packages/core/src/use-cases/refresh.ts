@@ -1,6 +1,8 @@
 import { ok, okAsync, ResultAsync, safeTry } from 'neverthrow';
 import type { Signature } from '../domain/public-key.js';
+import { splitWireTransaction } from '../domain/signed-transaction.js';
 import { canTransition, type TransactionRecord, type TxStatus } from '../domain/transaction.js';
+import { isZero } from '../domain/wire-message.js';
 import type { DomainError } from '../errors.js';
 import type { ChainStatus } from '../ports/chain.js';
 import type { ActionDeps } from './deps.js';
@@ -91,13 +93,21 @@ export function sweepUnsettled(
   );
 }
 
+/** A recorded transaction with an empty signature slot waits for a wallet (a Solana Action): only
+ * the wallet can complete and send it, so rebroadcasting it would only be refused. */
+export function awaitsWalletSignature(wire: Uint8Array): boolean {
+  return splitWireTransaction(wire)?.signatures.some(isZero) ?? false;
+}
+
 /** Re-sends the pending ones among `records` still inside their blockhash window (sending is idempotent). */
 function resendInWindow(
   deps: Pick<ActionDeps, 'chain'>,
   records: readonly TransactionRecord[],
   height: bigint,
 ): ResultAsync<number, DomainError> {
-  const pending = records.filter((r) => r.status === 'pending' && height <= r.lastValidBlockHeight);
+  const pending = records.filter(
+    (r) => r.status === 'pending' && height <= r.lastValidBlockHeight && !awaitsWalletSignature(r.wire),
+  );
   return ResultAsync.combine(pending.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id)))).map(
     () => pending.length,
   );

@@ -1,28 +1,41 @@
 import { err, ok, type ResultAsync, safeTry } from 'neverthrow';
+import { z } from 'zod';
 import { type DomainError, domainError } from '../errors.js';
-import { authorizeAction, describeAction, executePlan, planAction } from './actions.js';
+import { type ActionOptions, type ActionOutcome, outcomeOf } from './action/action.js';
+import { authorizeAction } from './action/authorize.js';
+import { parsePreviewRequest } from './action/parse.js';
+import { planAction } from './action/plan.js';
+import { recordPlan } from './action/record.js';
+import { checkPreviewMatches, openPreview } from './action/seal.js';
+import { signPrepared } from './action/sign.js';
 import type { ActionDeps } from './deps.js';
-import type { ActionOptions, ActionOutcome } from './perform.js';
-import { actionFromRequest, checkPreviewMatches, openPreview, type PreviewInput } from './preview.js';
+import { detailsField, publicKeyField, transactionTypeField } from './request-fields.js';
 
-export interface SignInput extends PreviewInput {
-  readonly preview: unknown;
-}
+export const TransactionSignRequest = z
+  .strictObject({
+    account: publicKeyField("Sender's account"),
+    transactionType: transactionTypeField,
+    details: detailsField,
+    preview: z.string(),
+  })
+  .meta({ id: 'TransactionSignRequest' });
+export type TransactionSignRequest = z.infer<typeof TransactionSignRequest>;
 
 /**
  * Signs and sends exactly the transaction sealed in a preview. Ed25519 signatures are
  * deterministic, so signing the same preview again yields the same transaction id; the outbox
- * insert and the chain both dedupe by it, so the transfer happens once.
+ * insert and the chain both dedupe by it, so the transfer happens once. The path is preview's with
+ * the sealed transaction in place of a new one: parse, open the seal, authorize, plan, sign, record.
  */
 export function sign(
   deps: ActionDeps,
-  input: SignInput,
-  options: ActionOptions = {},
+  input: TransactionSignRequest,
+  options: ActionOptions,
 ): ResultAsync<ActionOutcome, DomainError> {
   return safeTry(async function* () {
-    const { type, details, action: parsed } = yield* actionFromRequest(deps, input);
-    const { sealed, prepared } = yield* openPreview(deps, input.preview);
-    yield* checkPreviewMatches(sealed, input, type, details);
+    const { type, details, action: parsed } = yield* parsePreviewRequest(deps, input);
+    const { sealed, prepared } = yield* openPreview(deps, input.preview, options.tenant.id);
+    yield* checkPreviewMatches(sealed, { account: input.account, type, details });
     if (deps.clock.now().getTime() > sealed.x) {
       return err(domainError('PREVIEW_EXPIRED', 'preview has expired; request a new preview'));
     }
@@ -32,16 +45,10 @@ export function sign(
         domainError('PREVIEW_EXPIRED', "preview's blockhash has expired on chain; request a new preview"),
       );
     }
-    const action = yield* authorizeAction(deps, parsed);
+    const action = yield* authorizeAction(deps, parsed, options.tenant);
     const plan = planAction(deps, action);
-    const { record, escrow } = yield* executePlan(deps, plan, prepared, options);
-    return ok({
-      message: `${describeAction(action)} (signed from preview)`,
-      transactionId: record.id,
-      action,
-      feeLamports: record.feeLamports,
-      ...(escrow ? { escrowId: escrow.id } : {}),
-      ...(record.mint ? { mint: record.mint } : {}),
-    });
+    const signed = yield* signPrepared(deps, prepared);
+    const recorded = yield* recordPlan(deps, plan, prepared, signed, options);
+    return ok(outcomeOf(action, recorded, 'signed from preview'));
   });
 }

@@ -20,6 +20,11 @@ export interface SwapPolicies {
   /** First retry delay; doubles each attempt up to `webhookRetryMaxMs`, with jitter. */
   readonly webhookRetryBaseMs: number;
   readonly webhookRetryMaxMs: number;
+  /**
+   * Firm quotes a client may hold unexecuted at once (`prepared`, not expired): each one reserves
+   * pool output, so a client quoting without executing could otherwise tie up a pool's liquidity.
+   */
+  readonly maxOpenQuotesPerClient: number;
 }
 
 export const DEFAULT_SWAP_POLICIES: SwapPolicies = {
@@ -32,6 +37,7 @@ export const DEFAULT_SWAP_POLICIES: SwapPolicies = {
   webhookMaxAttempts: 8,
   webhookRetryBaseMs: 1_000,
   webhookRetryMaxMs: 3_600_000,
+  maxOpenQuotesPerClient: 20,
 };
 
 /**

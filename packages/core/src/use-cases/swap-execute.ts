@@ -1,18 +1,25 @@
 import { err, ok, okAsync, type ResultAsync, safeTry } from 'neverthrow';
+import { z } from 'zod';
 import { encodeBase58 } from '../domain/base58.js';
 import type { Signature } from '../domain/public-key.js';
 import { splitWireTransaction, verifyEd25519 } from '../domain/signed-transaction.js';
+import { DEFAULT_TENANT } from '../domain/tenant.js';
 import type { TransactionRecord, TxStatus } from '../domain/transaction.js';
 import { assembleTransaction, bytesEqual, fromBase64 } from '../domain/wire.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { SwapRequestRecord } from '../ports/swap-store.js';
 import type { SwapCaller, SwapDeps } from './swap-deps.js';
-import { track } from './track.js';
+import { trackAsService } from './track.js';
 
-export interface ExecuteSwapInput {
-  readonly requestId: unknown;
-  readonly signedTransaction: unknown;
-}
+export const SwapExecuteRequest = z
+  .strictObject({
+    requestId: z.string().meta({ description: 'From POST /project/swap or /aggregator/swap' }),
+    signedTransaction: z
+      .string()
+      .meta({ description: 'The returned transaction, base64, signed by the wallet' }),
+  })
+  .meta({ id: 'SwapExecuteRequest' });
+export type SwapExecuteRequest = z.infer<typeof SwapExecuteRequest>;
 
 export interface ExecuteSwapOutcome {
   readonly requestId: string;
@@ -39,6 +46,8 @@ function outboxRecord(
   const now = deps.clock.now();
   return {
     id,
+    // Interface B is project-level (OAuth clients are not tenants): swaps are the default tenant's.
+    tenant: DEFAULT_TENANT,
     kind: 'swap',
     status: 'pending',
     currency: request.inputToken,
@@ -80,7 +89,7 @@ function existingOutcome(
     if (request.status === 'submitted' && request.signedWire) {
       yield* recordAndSend(deps, request, id, request.signedWire);
     }
-    const tracked = await track(deps, { transactionId: id });
+    const tracked = await trackAsService(deps, { transactionId: id });
     if (tracked.isOk()) {
       return ok({
         requestId: request.requestId,
@@ -108,7 +117,7 @@ function existingOutcome(
  */
 export function executeSwap(
   deps: ExecDeps,
-  input: ExecuteSwapInput,
+  input: SwapExecuteRequest,
   caller: Pick<SwapCaller, 'clientId'>,
 ): ResultAsync<ExecuteSwapOutcome, DomainError> {
   return safeTry(async function* () {

@@ -16,7 +16,7 @@ import type {
   SwapRequestRecord,
   SwapTransaction,
 } from '../ports/swap-store.js';
-import { writableOf } from './submit.js';
+import { writableOf } from './action/prepare.js';
 import type { SwapDeps } from './swap-deps.js';
 
 /** The two sides of a pool seen from a trader selling `inputToken`. */
@@ -152,11 +152,22 @@ export function parseSwapRequest(
   return parsePair(input.tokenPair).andThen((pair) =>
     parseAmount(input.amount, pair.input).andThen((amount) =>
       parseSlippage(deps, input.slippageBps).andThen((slippageBps) =>
-        (input.account === undefined ? ok(caller.subject) : parsePublicKey(input.account, 'account')).map(
-          (user) => ({ pair, amount, slippageBps, user }),
-        ),
+        (input.account === undefined ? ok(caller.subject) : parsePublicKey(input.account, 'account'))
+          .andThen((user) => (user === caller.subject ? ok(user) : err(notCallersWallet())))
+          .map((user) => ({ pair, amount, slippageBps, user })),
       ),
     ),
+  );
+}
+
+/**
+ * A swap is built for the wallet the access token speaks for and no other: a quote for someone
+ * else's wallet could only be a way to hold a pool's liquidity with no intention to sign.
+ */
+function notCallersWallet(): DomainError {
+  return domainError(
+    'ACCOUNT_NOT_CALLER',
+    'account must be the wallet this access token was issued for; leave it out to use that wallet',
   );
 }
 
@@ -235,6 +246,7 @@ export function reserveAndBuild(
     const request = yield* deps.swaps.reserve({
       request: args.request,
       poolIds,
+      maxOpenPerClient: deps.swapPolicies.maxOpenQuotesPerClient,
       plan: (locked) =>
         priceRoute(
           new Map(locked.map((p) => [p.id, p])),

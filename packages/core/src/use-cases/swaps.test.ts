@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import { splitWireTransaction } from '../domain/signed-transaction.js';
 import { assembleTransaction, fromBase64, toBase64 } from '../domain/wire.js';
-import { createFakeAggregator, createTestSwapDeps, type TestSwapDeps } from '../testing/index.js';
 import {
   aggregatorSwap,
   deliverWebhooks,
@@ -11,13 +10,14 @@ import {
   notifySwaps,
   parseCompletionPayload,
   projectSwap,
-  retryDelayMs,
   settleSwaps,
   swapInfo,
   sweepUnsettled,
   transactionComplete,
-} from './index.js';
+} from '../index.js';
+import { createFakeAggregator, createTestSwapDeps, type TestSwapDeps } from '../testing/index.js';
 import type { PoolSeed } from './pools.js';
+import { retryDelayMs } from './webhook-delivery.js';
 
 const caller = (subject: PublicKey) => ({ subject, clientId: 'client-1' });
 
@@ -191,6 +191,46 @@ describe('firm quote from the project pool', () => {
       ),
       { numRuns: 15 },
     );
+  });
+});
+
+describe('firm quotes are for the caller and capped per client (issue 11)', () => {
+  it("refuses a quote for a wallet that is not the token's subject, and reserves nothing", async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    const someoneElse = await withUser(t);
+    for (const swap of [projectSwap, aggregatorSwap]) {
+      const refused = (
+        await swap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1', account: someoneElse }, caller(user))
+      )._unsafeUnwrapErr();
+      expect(refused).toMatchObject({
+        code: 'ACCOUNT_NOT_CALLER',
+        message:
+          'account must be the wallet this access token was issued for; leave it out to use that wallet',
+      });
+    }
+    const pool = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
+    expect(pool.reservedA + pool.reservedB).toBe(0n);
+    // Naming one's own wallet is the same as leaving it out.
+    const own = await projectSwap(
+      t.swapDeps,
+      { tokenPair: 'SOL-USDC', amount: '1', account: user },
+      caller(user),
+    );
+    expect(own._unsafeUnwrap().request.user).toBe(user);
+  });
+
+  it('holds a client to maxOpenQuotesPerClient unexecuted quotes; expiry frees a slot', async () => {
+    const t = await createTestSwapDeps({ policies: { maxOpenQuotesPerClient: 2 } });
+    const user = await withUser(t);
+    const quote = (clientId = 'client-1') =>
+      projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '0.1' }, { subject: user, clientId });
+    const results = await Promise.all([quote(), quote(), quote()]);
+    expect(results.filter((r) => r.isOk())).toHaveLength(2);
+    expect(results.find((r) => r.isErr())!._unsafeUnwrapErr().code).toBe('RESERVATION_LIMIT');
+    expect((await quote('client-2')).isOk()).toBe(true);
+    t.clock.advance(t.swapDeps.swapPolicies.quoteTtlMs + 1);
+    expect((await quote()).isOk()).toBe(true);
   });
 });
 

@@ -1,5 +1,6 @@
 import { err, ok, type ResultAsync, safeTry } from 'neverthrow';
 import { parseSignature, type Signature } from '../domain/public-key.js';
+import type { TenantId } from '../domain/tenant.js';
 import { TERMINAL_STATUSES, type TransactionRecord, type TxStatus } from '../domain/transaction.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { ClusterInfo } from '../ports/chain.js';
@@ -15,7 +16,7 @@ export interface TrackOutcome {
 }
 
 /** explorer.solana.com link for the cluster; mainnet needs no cluster parameter. */
-export function explorerUrl(cluster: ClusterInfo, id: string): string {
+function explorerUrl(cluster: ClusterInfo, id: string): string {
   const base = `https://explorer.solana.com/tx/${id}`;
   switch (cluster.name) {
     case 'mainnet-beta':
@@ -28,27 +29,48 @@ export function explorerUrl(cluster: ClusterInfo, id: string): string {
   }
 }
 
-/** Current status of a transaction: the outbox record refreshed from the chain, or the chain alone. */
+/**
+ * Current status of a transaction: the caller's outbox record refreshed from the chain, or, for a
+ * signature the service never recorded, the chain alone (public data, as any RPC node would answer).
+ * A transaction another tenant recorded is not found, with the message of an unknown signature.
+ */
 export function track(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
-  input: { transactionId: unknown },
+  input: { readonly transactionId: string; readonly tenant: TenantId },
+): ResultAsync<TrackOutcome, DomainError> {
+  return trackScoped(deps, input);
+}
+
+/**
+ * The service's own view, across tenants: for interface B, whose swaps and completion
+ * notifications are project-level. Never answer a tenant's request with it.
+ */
+export function trackAsService(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  input: { readonly transactionId: string },
+): ResultAsync<TrackOutcome, DomainError> {
+  return trackScoped(deps, input);
+}
+
+function trackScoped(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  input: { readonly transactionId: string; readonly tenant?: TenantId },
 ): ResultAsync<TrackOutcome, DomainError> {
   return safeTry(async function* () {
     const id = yield* parseSignature(input.transactionId);
     const url = explorerUrl(deps.chain.cluster, id);
-    const stored = yield* deps.store.transactions.get(id);
+    const notFound = () =>
+      domainError('TRANSACTION_NOT_FOUND', `transaction ${id} is not known to this service or the chain`);
+    const stored = yield* deps.store.transactions.get(id, input.tenant);
     if (stored) {
       const [current] = TERMINAL_STATUSES.has(stored.status)
         ? [stored]
         : yield* refreshStatuses(deps, [stored]);
       return ok({ transactionId: id, status: current!.status, explorerUrl: url, record: current! });
     }
+    if (input.tenant !== undefined && (yield* deps.store.transactions.get(id))) return err(notFound());
     const [onChain] = yield* deps.chain.getStatuses([id]);
-    if (!onChain) {
-      return err(
-        domainError('TRANSACTION_NOT_FOUND', `transaction ${id} is not known to this service or the chain`),
-      );
-    }
+    if (!onChain) return err(notFound());
     const status: TxStatus = onChain.error ? 'failed' : onChain.commitment;
     return ok({ transactionId: id, status, explorerUrl: url });
   });

@@ -4,7 +4,7 @@ import { TX_STATUSES, type TxStatus } from '../domain/transaction.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { SwapDeps } from './swap-deps.js';
 import { settleSwapOf } from './swap-settle.js';
-import { track } from './track.js';
+import { trackAsService } from './track.js';
 
 /** What a notification claims about one transaction. It is a hint: the chain decides. */
 export interface CompletionClaim {
@@ -106,7 +106,7 @@ export function transactionComplete(
     }
     const results: CompletionResult[] = [];
     for (const claim of input.claims) {
-      const tracked = await track(deps, { transactionId: claim.transactionId });
+      const tracked = await trackAsService(deps, { transactionId: claim.transactionId });
       if (tracked.isErr() && tracked.error.code !== 'TRANSACTION_NOT_FOUND') return err(tracked.error);
       const swap = yield* settleSwapOf(deps, claim.transactionId);
       results.push({

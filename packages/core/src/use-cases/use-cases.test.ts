@@ -2,23 +2,27 @@ import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import { domainError } from '../errors.js';
-import { createTestDeps, type TestDeps } from '../testing/index.js';
 import {
   charityDonate,
+  DEFAULT_TENANT,
+  DEFAULT_TENANT_ACCESS,
   donate,
   getBalances,
   merchantPay,
   mint,
-  prepareIntent,
   preview,
-  recordAndSend,
   settleEscrow,
   sign,
-  signPrepared,
   sweepUnsettled,
   track,
   trackingPass,
-} from './index.js';
+} from '../index.js';
+import { createTestDeps, type TestDeps } from '../testing/index.js';
+import { prepareIntent } from './action/prepare.js';
+import { recordAndSend } from './action/record.js';
+import { signPrepared } from './action/sign.js';
+
+const AS_DEFAULT = { tenant: DEFAULT_TENANT_ACCESS };
 
 async function setup(): Promise<TestDeps & { sender: PublicKey }> {
   const t = await createTestDeps();
@@ -35,7 +39,11 @@ describe('donate', () => {
   it('moves exactly the amount from the sender to the treasury and records it before sending', async () => {
     const t = await setup();
     const out = (
-      await donate(t.deps, { currency: 'USDC', account: t.sender, amount: '12.5', priority: 'High' })
+      await donate(
+        t.deps,
+        { currency: 'USDC', account: t.sender, amount: '12.5', priority: 'High' },
+        AS_DEFAULT,
+      )
     )._unsafeUnwrap();
     expect(out.message).toBe(`Donation of 12.5 USDC from ${t.sender} submitted`);
     expect(await balance(t, t.sender, 'USDC')).toBe(987_500_000n);
@@ -54,7 +62,7 @@ describe('donate', () => {
     const t = await setup();
     const stranger = (await createTestDeps()).deps.accounts.treasury;
     const e = (
-      await donate(t.deps, { currency: 'SOL', account: stranger, amount: '1', priority: 'Low' })
+      await donate(t.deps, { currency: 'SOL', account: stranger, amount: '1', priority: 'Low' }, AS_DEFAULT)
     )._unsafeUnwrapErr();
     expect(e.code).toBe('UNKNOWN_ACCOUNT');
   });
@@ -62,7 +70,11 @@ describe('donate', () => {
   it('reports insufficient funds without recording anything', async () => {
     const t = await setup();
     const e = (
-      await donate(t.deps, { currency: 'USDC', account: t.sender, amount: '5000', priority: 'Low' })
+      await donate(
+        t.deps,
+        { currency: 'USDC', account: t.sender, amount: '5000', priority: 'Low' },
+        AS_DEFAULT,
+      )
     )._unsafeUnwrapErr();
     expect(e.code).toBe('INSUFFICIENT_FUNDS');
     expect((await t.store.transactions.listUnsettled(10))._unsafeUnwrap()).toHaveLength(0);
@@ -71,18 +83,26 @@ describe('donate', () => {
   it('is tracked pending -> finalized as slots pass', async () => {
     const t = await setup();
     const { transactionId } = (
-      await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '1', priority: 'Min' })
+      await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '1', priority: 'Min' }, AS_DEFAULT)
     )._unsafeUnwrap();
-    expect((await track(t.deps, { transactionId }))._unsafeUnwrap().status).toBe('processed');
+    expect((await track(t.deps, { transactionId, tenant: DEFAULT_TENANT }))._unsafeUnwrap().status).toBe(
+      'processed',
+    );
     t.chain.advance(40);
     expect((await sweepUnsettled(t.deps))._unsafeUnwrap()).toEqual({ checked: 1, moved: 1 });
-    expect((await track(t.deps, { transactionId }))._unsafeUnwrap().status).toBe('finalized');
+    expect((await track(t.deps, { transactionId, tenant: DEFAULT_TENANT }))._unsafeUnwrap().status).toBe(
+      'finalized',
+    );
   });
 
   it('surfaces an unavailable chain as CHAIN_UNAVAILABLE and records nothing', async () => {
     const t = await setup();
     t.chain.setUnavailable(true);
-    const e = await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '1', priority: 'Min' });
+    const e = await donate(
+      t.deps,
+      { currency: 'SOL', account: t.sender, amount: '1', priority: 'Min' },
+      AS_DEFAULT,
+    );
     expect(e._unsafeUnwrapErr().code).toBe('CHAIN_UNAVAILABLE');
     t.chain.setUnavailable(false);
     expect((await t.store.transactions.listUnsettled(10))._unsafeUnwrap()).toHaveLength(0);
@@ -101,12 +121,16 @@ describe('donate', () => {
     const signed = (await signPrepared(t.deps, prepared))._unsafeUnwrap();
     const executedBefore = t.chain.executedCount();
     t.chain.setUnavailable(true);
-    const sent = (await recordAndSend(t.deps, prepared, signed, { kind: 'donation' }))._unsafeUnwrap();
+    const sent = (
+      await recordAndSend(t.deps, prepared, signed, { tenant: DEFAULT_TENANT, kind: 'donation' })
+    )._unsafeUnwrap();
     t.chain.setUnavailable(false);
     expect(sent.record.status).toBe('pending');
     t.chain.advance(Number(prepared.lastValidBlockHeight - t.chain.slot()) + 1);
     (await sweepUnsettled(t.deps))._unsafeUnwrap();
-    expect((await track(t.deps, { transactionId: signed.id }))._unsafeUnwrap().status).toBe('expired');
+    expect(
+      (await track(t.deps, { transactionId: signed.id, tenant: DEFAULT_TENANT }))._unsafeUnwrap().status,
+    ).toBe('expired');
     expect(t.chain.executedCount()).toBe(executedBefore);
   });
 });
@@ -116,24 +140,28 @@ describe('escrow', () => {
     const t = await setup();
     const merchant = (await t.keystore.create())._unsafeUnwrap();
     const paid = (
-      await merchantPay(t.deps, {
-        merchant,
-        amount: '100',
-        currency: 'USDC',
-        useEscrow: true,
-        account: t.sender,
-      })
+      await merchantPay(
+        t.deps,
+        {
+          merchant,
+          amount: '100',
+          currency: 'USDC',
+          useEscrow: true,
+          account: t.sender,
+        },
+        AS_DEFAULT,
+      )
     )._unsafeUnwrap();
     expect(paid.escrowId).toMatch(/^esc_/);
     expect(await balance(t, t.deps.accounts.escrowVault, 'USDC')).toBe(100_000_000n);
     t.chain.advance(2);
     const released = (
-      await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' })
+      await settleEscrow(t.deps, { id: paid.escrowId!, settlement: 'release', tenant: DEFAULT_TENANT })
     )._unsafeUnwrap();
     expect(released.escrow.status).toBe('released');
     expect(await balance(t, merchant, 'USDC')).toBe(100_000_000n);
     const again = (
-      await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'refund' })
+      await settleEscrow(t.deps, { id: paid.escrowId!, settlement: 'refund', tenant: DEFAULT_TENANT })
     )._unsafeUnwrapErr();
     expect(again.code).toBe('ESCROW_NOT_HELD');
   });
@@ -142,30 +170,39 @@ describe('escrow', () => {
     const t = await setup();
     const merchant = (await t.keystore.create())._unsafeUnwrap();
     const paid = (
-      await merchantPay(t.deps, {
-        merchant,
-        amount: '40',
-        currency: 'USDC',
-        useEscrow: true,
-        account: t.sender,
-      })
+      await merchantPay(
+        t.deps,
+        {
+          merchant,
+          amount: '40',
+          currency: 'USDC',
+          useEscrow: true,
+          account: t.sender,
+        },
+        AS_DEFAULT,
+      )
     )._unsafeUnwrap();
     t.chain.advance(2);
     const dropping = {
       ...t.deps,
       chain: { ...t.chain, send: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'dropped')) },
     };
-    const lost = (await settleEscrow(dropping, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrap();
+    const lost = (
+      await settleEscrow(dropping, { id: paid.escrowId!, settlement: 'release', tenant: DEFAULT_TENANT })
+    )._unsafeUnwrap();
     expect(lost.escrow.status).toBe('released');
     t.chain.advance(200);
     (await sweepUnsettled(t.deps))._unsafeUnwrap();
-    expect((await track(t.deps, { transactionId: lost.transactionId }))._unsafeUnwrap().status).toBe(
-      'expired',
-    );
+    expect(
+      (await track(t.deps, { transactionId: lost.transactionId, tenant: DEFAULT_TENANT }))._unsafeUnwrap()
+        .status,
+    ).toBe('expired');
     expect((await t.store.escrows.get(paid.escrowId!))._unsafeUnwrap()?.status).toBe('held');
     expect(await balance(t, merchant, 'USDC')).toBe(0n);
 
-    const again = (await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrap();
+    const again = (
+      await settleEscrow(t.deps, { id: paid.escrowId!, settlement: 'release', tenant: DEFAULT_TENANT })
+    )._unsafeUnwrap();
     expect(again.transactionId).not.toBe(lost.transactionId);
     expect(await balance(t, merchant, 'USDC')).toBe(40_000_000n);
   });
@@ -174,15 +211,21 @@ describe('escrow', () => {
     const t = await setup();
     const charity = (await t.keystore.create())._unsafeUnwrap();
     const paid = (
-      await charityDonate(t.deps, {
-        charity,
-        amount: '1',
-        currency: 'SOL',
-        useEscrow: true,
-        account: t.sender,
-      })
+      await charityDonate(
+        t.deps,
+        {
+          charity,
+          amount: '1',
+          currency: 'SOL',
+          useEscrow: true,
+          account: t.sender,
+        },
+        AS_DEFAULT,
+      )
     )._unsafeUnwrap();
-    const e = (await settleEscrow(t.deps, { id: paid.escrowId, settlement: 'release' }))._unsafeUnwrapErr();
+    const e = (
+      await settleEscrow(t.deps, { id: paid.escrowId!, settlement: 'release', tenant: DEFAULT_TENANT })
+    )._unsafeUnwrapErr();
     expect(e.code).toBe('ESCROW_NOT_HELD');
     expect(e.message).toMatch(/not funded yet/);
   });
@@ -196,14 +239,14 @@ describe('preview and sign', () => {
       transactionType: 'donation',
       details: { currency: 'USDC', amount: '3', priority: 'Low' },
     };
-    const p = (await preview(t.deps, req))._unsafeUnwrap();
+    const p = (await preview(t.deps, req, DEFAULT_TENANT_ACCESS))._unsafeUnwrap();
     expect(p.balanceChanges).toEqual([
       { account: t.sender, currency: 'USDC', amount: '-3' },
       { account: t.deps.accounts.treasury, currency: 'USDC', amount: '3' },
     ]);
     const executedBefore = t.chain.executedCount();
-    const a = (await sign(t.deps, { ...req, preview: p.preview }))._unsafeUnwrap();
-    const b = (await sign(t.deps, { ...req, preview: p.preview }))._unsafeUnwrap();
+    const a = (await sign(t.deps, { ...req, preview: p.preview }, AS_DEFAULT))._unsafeUnwrap();
+    const b = (await sign(t.deps, { ...req, preview: p.preview }, AS_DEFAULT))._unsafeUnwrap();
     expect(a.transactionId).toBe(b.transactionId);
     expect(t.chain.executedCount() - executedBefore).toBe(1);
     expect(await balance(t, t.sender, 'USDC')).toBe(997_000_000n);
@@ -213,11 +256,15 @@ describe('preview and sign', () => {
     const t = await setup();
     const before = t.chain.executedCount();
     (
-      await preview(t.deps, {
-        account: t.sender,
-        transactionType: 'mint',
-        details: { name: 'A', symbol: 'A', uri: 'https://a/1' },
-      })
+      await preview(
+        t.deps,
+        {
+          account: t.sender,
+          transactionType: 'mint',
+          details: { name: 'A', symbol: 'A', uri: 'https://a/1' },
+        },
+        AS_DEFAULT,
+      )
     )._unsafeUnwrap();
     expect(t.chain.executedCount()).toBe(before);
   });
@@ -229,9 +276,9 @@ describe('preview and sign', () => {
       transactionType: 'donation',
       details: { currency: 'SOL', amount: '1', priority: 'Low' },
     };
-    const p = (await preview(t.deps, req))._unsafeUnwrap();
+    const p = (await preview(t.deps, req, DEFAULT_TENANT_ACCESS))._unsafeUnwrap();
     t.clock.advance(t.deps.policies.previewTtlMs + 1);
-    expect((await sign(t.deps, { ...req, preview: p.preview }))._unsafeUnwrapErr().code).toBe(
+    expect((await sign(t.deps, { ...req, preview: p.preview }, AS_DEFAULT))._unsafeUnwrapErr().code).toBe(
       'PREVIEW_EXPIRED',
     );
   });
@@ -241,17 +288,43 @@ describe('mint', () => {
   it('mints to the owner with the metadata asked for', async () => {
     const t = await setup();
     const out = (
-      await mint(t.deps, { name: 'One', symbol: 'ONE', uri: 'ipfs://cid', owner: t.sender })
+      await mint(t.deps, { name: 'One', symbol: 'ONE', uri: 'ipfs://cid', owner: t.sender }, AS_DEFAULT)
     )._unsafeUnwrap();
     const nft = (await t.chain.getNft(out.mint as PublicKey))._unsafeUnwrap();
     expect(nft).toMatchObject({ name: 'One', symbol: 'ONE', uri: 'ipfs://cid', supply: 1n, decimals: 0 });
+  });
+
+  it('takes https:, ipfs: and ar: metadata URIs and refuses every other scheme (decision 5)', async () => {
+    const t = await setup();
+    for (const uri of [
+      'https://example.org/1.json',
+      'ipfs://bafy/1.json',
+      'ar://tx-id',
+      'HTTPS://EXAMPLE.ORG/x',
+    ]) {
+      expect((await mint(t.deps, { name: 'Ok', symbol: 'OK', uri }))._unsafeUnwrap().mint, uri).toBeDefined();
+    }
+    for (const uri of [
+      'javascript:alert(1)',
+      'JavaScript:alert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'file:///etc/passwd',
+      'http://example.org/1.json',
+      'vbscript:msgbox',
+    ]) {
+      const refused = (await mint(t.deps, { name: 'No', symbol: 'NO', uri }))._unsafeUnwrapErr();
+      expect(refused, uri).toMatchObject({
+        code: 'INVALID_INPUT',
+        message: 'uri must use one of https: ipfs: ar:',
+      });
+    }
   });
 });
 
 describe('balances', () => {
   it('reports every currency with base units and decimals', async () => {
     const t = await setup();
-    const out = (await getBalances(t.deps, { publicKey: t.sender }))._unsafeUnwrap();
+    const out = (await getBalances(t.deps, { publicKey: t.sender, tenant: DEFAULT_TENANT }))._unsafeUnwrap();
     expect(out.managed).toBe(true);
     expect(out.balances).toEqual([
       { currency: 'SOL', baseUnits: '10000000000', amount: '10', decimals: 9 },
@@ -268,7 +341,11 @@ describe('tracking pass', () => {
     for (let i = 1; i <= 20; i++) {
       ids.push(
         (
-          await donate(t.deps, { currency: 'SOL', account: t.sender, amount: `0.00${i}`, priority: 'Low' })
+          await donate(
+            t.deps,
+            { currency: 'SOL', account: t.sender, amount: `0.00${i}`, priority: 'Low' },
+            AS_DEFAULT,
+          )
         )._unsafeUnwrap().transactionId,
       );
     }

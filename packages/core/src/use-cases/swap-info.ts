@@ -1,24 +1,21 @@
 import { err, ok, type Result, type ResultAsync, safeTry } from 'neverthrow';
+import { z } from 'zod';
 import { parseAmount } from '../domain/money.js';
 import { parseTokenPair, poolIdOf, type TokenPair } from '../domain/token-pair.js';
 import { type DomainError, domainError } from '../errors.js';
 import type { PoolRecord, SwapHistoryPage } from '../ports/swap-store.js';
-import type { SwapCaller, SwapDeps } from './swap-deps.js';
-import {
-  type BuiltSwap,
-  type PricedRoute,
-  parseSwapRequest,
-  poolIdResolver,
-  priceRoute,
-  reserveAndBuild,
-} from './swap-route.js';
+import { tokenPairField } from './request-fields.js';
+import type { SwapDeps } from './swap-deps.js';
+import { type PricedRoute, poolIdResolver, priceRoute } from './swap-route.js';
 
-export interface SwapInfoQuery {
-  readonly tokenPair?: unknown;
-  readonly amount?: unknown;
-  readonly page?: unknown;
-  readonly pageSize?: unknown;
-}
+/** Query parameters of GET /project/swap: strings, as a query string carries them. */
+export const SwapInfoQuery = z.object({
+  tokenPair: tokenPairField.optional(),
+  amount: z.string().optional().meta({ description: 'Input amount in whole units', example: '1.5' }),
+  page: z.string().optional().meta({ description: 'From 1; default 1' }),
+  pageSize: z.string().optional().meta({ description: '1-100; default 20' }),
+});
+export type SwapInfoQuery = z.infer<typeof SwapInfoQuery>;
 
 export interface SwapInfo {
   readonly pair: TokenPair;
@@ -89,53 +86,5 @@ export function swapInfo(
     }
     const history = yield* deps.swaps.history(pool.id, page, pageSize);
     return ok({ pair, pool, ...(quote ? { quote } : {}), history, page, pageSize });
-  });
-}
-
-export interface ProjectSwapInput {
-  readonly tokenPair: unknown;
-  readonly amount: unknown;
-  readonly slippageBps?: unknown;
-  readonly account?: unknown;
-}
-
-/**
- * POST /project/swap: a firm quote from the project's pool. Its output is reserved in the pool
- * book, and the transaction settling it is built now: two transfers (user -> pool vault, pool vault
- * -> user), fee paid and presigned by the pool authority, so `transactionId` is already known. The
- * user signs the returned transaction and hands it to `executeSwap`.
- */
-export function projectSwap(
-  deps: Pick<
-    SwapDeps,
-    'currencies' | 'swaps' | 'chain' | 'keystore' | 'fees' | 'clock' | 'ids' | 'swapPolicies'
-  >,
-  input: ProjectSwapInput,
-  caller: SwapCaller,
-): ResultAsync<BuiltSwap, DomainError> {
-  return safeTry(async function* () {
-    const { pair, amount, slippageBps, user } = yield* parseSwapRequest(deps, input, caller, (v) =>
-      parseTokenPair(deps.currencies, v).mapErr((e) =>
-        e.code === 'INVALID_PARAMETERS' ? domainError('INVALID_INPUT', e.message) : e,
-      ),
-    );
-    const now = deps.clock.now();
-    const built = yield* reserveAndBuild(deps, {
-      request: {
-        requestId: deps.ids.next('swp'),
-        source: 'project',
-        provider: 'pool',
-        clientId: caller.clientId,
-        user,
-        inputToken: pair.input.code,
-        outputToken: pair.output.code,
-        inAmount: amount,
-        slippageBps,
-        expiresAt: new Date(now.getTime() + deps.swapPolicies.quoteTtlMs),
-      },
-      path: [pair.input.code, pair.output.code],
-      feePayer: 'pool',
-    });
-    return ok(built);
   });
 }

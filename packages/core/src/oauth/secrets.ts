@@ -1,0 +1,47 @@
+import { generateRandomString, type RandomReader } from '@oslojs/crypto/random';
+import { sha256 } from '@oslojs/crypto/sha2';
+import { constantTimeEqual } from '@oslojs/crypto/subtle';
+import { encodeHexLowerCase } from '@oslojs/encoding';
+
+/** Web Crypto's CSPRNG, present on Node 20+, Deno and workerd alike. */
+const random: RandomReader = {
+  read(bytes) {
+    globalThis.crypto.getRandomValues(bytes);
+  },
+};
+
+const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * Prefixes name what a leaked string is (so secret scanners and people can tell a refresh token
+ * from a client secret); 43 alphanumerics carry 256 bits.
+ */
+export const SECRET_PREFIX = {
+  clientSecret: 'tacs_',
+  code: 'taac_',
+  accessToken: 'taat_',
+  refreshToken: 'tart_',
+} as const;
+
+export function randomSecret(prefix: string, length = 43): string {
+  return prefix + generateRandomString(random, ALPHANUMERIC, length);
+}
+
+/** A public identifier (client id, grant id, nonce): 128 bits, lower-case, no secret value. */
+export function randomId(prefix = ''): string {
+  return prefix + generateRandomString(random, '0123456789abcdefghijklmnopqrstuvwxyz', 25);
+}
+
+export const utf8 = new TextEncoder();
+
+/**
+ * Secrets are high-entropy, so a plain SHA-256 is a sufficient at-rest hash (no password
+ * stretching). Synchronous on purpose: the bearer guard and the store's callers hash on every request.
+ */
+export function hashSecret(secret: string): string {
+  return encodeHexLowerCase(sha256(utf8.encode(secret)));
+}
+
+export function sameSecretHash(presented: string, storedHash: string): boolean {
+  return constantTimeEqual(utf8.encode(hashSecret(presented)), utf8.encode(storedHash));
+}
