@@ -1,10 +1,10 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // `localnet` is the `pnpm localnet` process (the LiteSVM localnet with its JSON-RPC endpoint).
-  entry: { index: 'src/index.ts', localnet: 'src/chain/localnet-main.ts' },
+  // `edge` is a separate entry so an edge bundle never loads the barrel (LiteSVM, PGlite, ioredis).
+  entry: { index: 'src/index.ts', edge: 'src/edge.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
+  dts: true,
   sourcemap: true,
   clean: true,
   target: 'node20',

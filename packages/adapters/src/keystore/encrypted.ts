@@ -1,5 +1,6 @@
 import {
   type ClockPort,
+  DEFAULT_TENANT,
   type DomainError,
   decodeBase58,
   domainError,
@@ -7,6 +8,7 @@ import {
   isDomainError,
   type KeystorePort,
   type PublicKey,
+  type TenantId,
 } from '@token-actions/core';
 import { errAsync, ResultAsync } from 'neverthrow';
 import { storeFailure } from '../store/pg/failure.js';
@@ -79,15 +81,16 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
     sealed: { publicKey: PublicKey; ciphertext: Uint8Array; iv: Uint8Array },
     name: string | null,
     label: string | null,
+    tenant: TenantId | null,
   ) =>
     db(
       'keystore.insert',
       sql.query(
-        `INSERT INTO managed_keys (public_key, name, label, ciphertext, iv, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO managed_keys (public_key, name, label, ciphertext, iv, created_at, tenant)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT DO NOTHING
        RETURNING public_key`,
-        [sealed.publicKey, name, label, sealed.ciphertext, sealed.iv, now()],
+        [sealed.publicKey, name, label, sealed.ciphertext, sealed.iv, now(), tenant],
       ),
     );
 
@@ -147,11 +150,11 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
   };
 
   return {
-    create(label) {
+    create(label, tenant) {
       return ResultAsync.fromPromise(
         (async () => {
           const sealed = await generateSealed();
-          const result = await insert(sealed, null, label ?? null);
+          const result = await insert(sealed, null, label ?? null, tenant ?? DEFAULT_TENANT);
           // 256 random bits cannot collide with an existing key; a miss here means a broken generator.
           if (result.rows.length === 0) throw new Error('generated public key already stored');
           return sealed.publicKey;
@@ -178,7 +181,7 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
           const existing = await byName();
           if (existing) return existing;
           const sealed = await generateSealed();
-          const result = await insert(sealed, name, name);
+          const result = await insert(sealed, name, name, null);
           if (result.rows.length > 0) return sealed.publicKey;
           // Another caller created the name between our read and our insert: theirs wins.
           const winner = await byName();
@@ -195,6 +198,22 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
           (r) => r.rows.length > 0,
         ),
         asDomainError('keystore.has'),
+      );
+    },
+
+    lookup(publicKey) {
+      return ResultAsync.fromPromise(
+        db(
+          'keystore.lookup',
+          sql.query<{ tenant: string | null }>('SELECT tenant FROM managed_keys WHERE public_key = $1', [
+            publicKey,
+          ]),
+        ).then((r) => {
+          const row = r.rows[0];
+          if (!row) return null;
+          return row.tenant === null ? {} : { tenant: row.tenant as TenantId };
+        }),
+        asDomainError('keystore.lookup'),
       );
     },
 

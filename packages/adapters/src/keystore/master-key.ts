@@ -1,8 +1,11 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MASTER_KEY_ENV, parseMasterKey } from './master-key-text.js';
 
-export const MASTER_KEY_ENV = 'KEYSTORE_MASTER_KEY';
+export { deriveKey } from '../crypto/derive.js';
+export { MASTER_KEY_ENV, parseMasterKey };
+
 export const MASTER_KEY_FILE = 'master.key';
 
 export interface MasterKey {
@@ -18,6 +21,7 @@ export interface MasterKey {
 export interface LoadMasterKeyOptions {
   /** Directory for `master.key` when the environment does not supply the key. */
   readonly dataDir: string;
+  /** Where KEYSTORE_MASTER_KEY may come from; never the process environment unless the caller passes it. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -26,7 +30,7 @@ export interface LoadMasterKeyOptions {
  * `<dataDir>/master.key`, generated on first start. Errors name the variable or file, never the value.
  */
 export async function loadOrCreateMasterKey(options: LoadMasterKeyOptions): Promise<MasterKey> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? {};
   const fromEnv = env[MASTER_KEY_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== '') {
     const key = parseMasterKey(fromEnv);
@@ -72,23 +76,4 @@ async function readKeyFile(path: string): Promise<Uint8Array | undefined> {
   const key = parseMasterKey(text);
   if (!key) throw new Error(`${path} does not hold a 32-byte master key (hex or base64)`);
   return key;
-}
-
-/** 64 hex digits, or standard/URL-safe base64 of exactly 32 bytes; anything else is undefined. */
-export function parseMasterKey(text: string): Uint8Array | undefined {
-  const value = text.trim();
-  if (/^[0-9a-fA-F]{64}$/.test(value)) return new Uint8Array(Buffer.from(value, 'hex'));
-  if (/^[A-Za-z0-9+/_-]{43}={0,1}$/.test(value)) {
-    const bytes = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    if (bytes.length === 32) return new Uint8Array(bytes);
-  }
-  return undefined;
-}
-
-/**
- * A sub-key for one purpose (preview MAC, localnet seed, webhook signing), so the master key never
- * serves two algorithms directly. Every process that must agree on a sub-key calls this one function.
- */
-export function deriveKey(master: Uint8Array, purpose: string): Uint8Array {
-  return new Uint8Array(createHmac('sha256', master).update(`token-actions/${purpose}`).digest());
 }

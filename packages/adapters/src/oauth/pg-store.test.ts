@@ -2,27 +2,16 @@ import type { OAuthStore, OAuthTokenRecord, PublicKey } from '@token-actions/cor
 import { createMemoryOAuthStore } from '@token-actions/core/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresReachable, requireUnderCi, TEST_DATABASE_URL } from '../../test/support/services.js';
 import { migrate } from '../store/pg/migrate.js';
 import { createPgliteClient } from '../store/pg/pglite.js';
 import { createPostgresClient } from '../store/pg/postgres.js';
 import { createPgOAuthStore } from './pg-store.js';
 
-const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const POSTGRES_URL = TEST_DATABASE_URL;
 const schema = `oauth_test_${process.pid}_${Date.now()}`;
 
-async function postgresReachable(): Promise<boolean> {
-  const probe = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 1000 });
-  try {
-    await probe.connect();
-    await probe.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-const withPostgres = await postgresReachable();
-if (!withPostgres)
-  console.warn(`SKIPPED: the PostgreSQL leg of the OAuthStore contract needs ${POSTGRES_URL}.`);
+const withPostgres = requireUnderCi('PostgreSQL', POSTGRES_URL, await postgresReachable(POSTGRES_URL));
 
 interface Backend {
   name: string;
@@ -107,6 +96,25 @@ describe.each(backends)('OAuthStore contract: $name', (backend) => {
     expect(read).toMatchObject({ id: 'client-a', secretHash: 'cd'.repeat(32), scopes: ['read'] });
     expect(read?.redirectUris).toEqual(['https://a.example/cb']);
     expect((await store.clients.get('nobody'))._unsafeUnwrap()).toBeNull();
+  });
+
+  it('lists the redirect URIs of public clients only (the default CORS origins)', async () => {
+    const base = { name: 'P', scopes: ['read' as const], createdAt: t0 };
+    await store.clients.upsert({
+      ...base,
+      id: 'public-a',
+      type: 'public',
+      redirectUris: ['https://app.example/cb', 'http://127.0.0.1:5173/cb'],
+    });
+    await store.clients.upsert({
+      ...base,
+      id: 'confidential-b',
+      type: 'confidential',
+      secretHash: 'ef'.repeat(32),
+      redirectUris: ['https://backend.example/cb'],
+    });
+    const uris = (await store.clients.publicRedirectUris())._unsafeUnwrap();
+    expect([...uris].sort()).toEqual(['http://127.0.0.1:5173/cb', 'https://app.example/cb']);
   });
 
   it('consumes a code once, even under concurrent redemptions, and reports replays', async () => {

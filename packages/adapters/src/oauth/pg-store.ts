@@ -57,8 +57,13 @@ interface TokenRow {
 const scopeOf = (text: string): OAuthScope[] => text.split(' ').filter(Boolean) as OAuthScope[];
 const asDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
+/** jsonb arrives parsed from PostgreSQL and as text from some drivers. */
+function urisOf(column: unknown): string[] {
+  return (typeof column === 'string' ? JSON.parse(column) : column) as string[];
+}
+
 function clientFromRow(row: ClientRow): OAuthClientRecord {
-  const uris = typeof row.redirect_uris === 'string' ? JSON.parse(row.redirect_uris) : row.redirect_uris;
+  const uris = urisOf(row.redirect_uris);
   return {
     id: row.id,
     name: row.name,
@@ -148,6 +153,13 @@ export function createPgOAuthStore(sql: SqlClient): OAuthStore {
         run('get client', async () => {
           const { rows } = await sql.query<ClientRow>('SELECT * FROM oauth_clients WHERE id = $1', [id]);
           return rows[0] ? clientFromRow(rows[0]) : null;
+        }),
+      publicRedirectUris: () =>
+        run('list public redirect uris', async () => {
+          const { rows } = await sql.query<Pick<ClientRow, 'redirect_uris'>>(
+            `SELECT redirect_uris FROM oauth_clients WHERE type = 'public'`,
+          );
+          return rows.flatMap((row) => urisOf(row.redirect_uris));
         }),
     },
 

@@ -1,25 +1,12 @@
 import type { RateLimiterPort } from '@token-actions/core';
 import { createFakeRateLimiter } from '@token-actions/core/testing';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { connectRedis, requireUnderCi, TEST_REDIS_URL } from '../../test/support/services.js';
 import { createMemoryRateLimiter } from './memory.js';
 import { createRedisRateLimiter } from './redis.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function redisReachable(): Promise<Redis | undefined> {
-  const client = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1000 });
-  client.on('error', () => {});
-  try {
-    await client.connect();
-    await client.ping();
-    return client;
-  } catch {
-    client.disconnect();
-    return undefined;
-  }
-}
-const redis = await redisReachable();
+const redis = await connectRedis(TEST_REDIS_URL);
+requireUnderCi('Redis', TEST_REDIS_URL, redis !== undefined);
 const prefix = `ratelimit-test:${process.pid}:${Date.now()}:`;
 
 afterAll(async () => {

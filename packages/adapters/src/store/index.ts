@@ -1,16 +1,31 @@
-export { withSettledTransactionCache } from './cache.js';
+export {
+  type ApiKeyCacheOptions,
+  type KeyChangeHandlers,
+  withApiKeyCache,
+  withSettledTransactionCache,
+} from './cache.js';
+export {
+  createEmbeddedPostgresClient,
+  type EmbeddedPostgresClient,
+  type EmbeddedPostgresOptions,
+} from './pg/embedded-postgres.js';
 export { type MigrateResult, migrate } from './pg/migrate.js';
 export { migrations } from './pg/migrations/index.js';
 export type { Migration } from './pg/migrations/types.js';
 export { createPgliteClient, type PgliteClientOptions } from './pg/pglite.js';
 export { createPostgresClient, type PostgresClientOptions } from './pg/postgres.js';
+export { createRequestScopedSql, type RequestScopedSql, type WaitUntil } from './pg/request-scoped.js';
 export type { SqlClient, SqlExecutor } from './pg/sql.js';
+export { createPgTransactionStats, type TransactionStats } from './pg/stats.js';
 export {
+  createPgInstanceLease,
   createPgStore,
   IDEMPOTENCY_TTL_MS,
+  type InstanceLease,
+  KEY_CHANGES_CHANNEL,
   listTransactionEvents,
   type PgStoreOptions,
   type TransactionEvent,
-} from './pg/store.js';
+} from './pg/store/index.js';
 export { createPgSwapStore } from './pg/swap-store.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';

@@ -1,4 +1,12 @@
 export {
+  createOutboundGuard,
+  type HostResolver,
+  type OutboundGuard,
+  type OutboundGuardConfig,
+  type ResolvedAddress,
+  refusedAddress,
+} from './outbound-guard.js';
+export {
   createStandardWebhook,
   createWebhookSender,
   deriveClientWebhookSecret,

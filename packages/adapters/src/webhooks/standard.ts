@@ -1,7 +1,11 @@
-import { createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { type DomainError, domainError, type WebhookSenderPort } from '@token-actions/core';
 import { ResultAsync } from 'neverthrow';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { hmacSha256 } from '../crypto/derive.js';
+import type { OutboundGuard } from './outbound-guard.js';
 
 /** Five minutes either way, as the Standard Webhooks spec recommends. */
 export const WEBHOOK_TOLERANCE_SEC = 5 * 60;
@@ -67,19 +71,24 @@ export function createStandardWebhook(secret: string) {
 
 /** A per-client signing secret derived from one service key: nothing to store, easy to rotate with the key. */
 export function deriveClientWebhookSecret(serviceKey: Uint8Array, clientId: string): string {
-  const raw = createHmac('sha256', serviceKey).update(`webhook-signing/${clientId}`).digest();
-  return `whsec_${raw.toString('base64')}`;
+  const raw = hmacSha256(serviceKey, `webhook-signing/${clientId}`);
+  return `whsec_${Buffer.from(raw).toString('base64')}`;
 }
 
 export interface WebhookSenderConfig {
-  readonly fetch: typeof fetch;
+  /** The SSRF guard: checks each delivery's URL and pins its connection to the checked address. */
+  readonly guard: OutboundGuard;
   /** The signing secret of a client (`whsec_...`). */
   readonly secretFor: (clientId: string) => string;
   readonly timeoutMs?: number;
   readonly userAgent?: string;
 }
 
-/** POSTs a delivery with Standard Webhooks headers; any HTTP answer is a result, a network failure an error. */
+/**
+ * POSTs a delivery with Standard Webhooks headers; any HTTP answer is a result, a network failure
+ * or a refused target an error. node:http(s) rather than fetch, because its `lookup` hook is what
+ * lets the guard hand the socket the very address it checked. Redirects are not followed.
+ */
 export function createWebhookSender(config: WebhookSenderConfig): WebhookSenderPort {
   return {
     send(delivery) {
@@ -88,25 +97,51 @@ export function createWebhookSender(config: WebhookSenderConfig): WebhookSenderP
         delivery.timestamp,
         delivery.payload,
       );
-      return ResultAsync.fromPromise(
-        (async () => {
-          const res = await config.fetch(delivery.url, {
-            method: 'POST',
+      return config.guard.check(delivery.url).andThen(() =>
+        ResultAsync.fromPromise(
+          post(delivery.url, delivery.payload, {
             headers: {
               'content-type': 'application/json',
               'user-agent': config.userAgent ?? 'token-actions-webhooks/1',
               ...headers,
             },
-            body: delivery.payload,
-            redirect: 'manual',
-            signal: AbortSignal.timeout(config.timeoutMs ?? 10_000),
-          });
-          await res.arrayBuffer().catch(() => undefined);
-          return { statusCode: res.status };
-        })(),
-        (cause): DomainError =>
-          domainError('INTERNAL', 'the webhook receiver could not be reached', { cause }),
+            lookup: config.guard.lookup,
+            timeoutMs: config.timeoutMs ?? 10_000,
+          }),
+          (cause): DomainError =>
+            domainError('INTERNAL', 'the webhook receiver could not be reached', { cause }),
+        ),
       );
     },
   };
+}
+
+function post(
+  url: string,
+  body: string,
+  options: { headers: Record<string, string>; lookup: LookupFunction; timeoutMs: number },
+): Promise<{ statusCode: number }> {
+  const target = new URL(url);
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      target,
+      {
+        method: 'POST',
+        headers: { ...options.headers, 'content-length': String(Buffer.byteLength(body)) },
+        lookup: options.lookup,
+        timeout: options.timeoutMs,
+        // One connection per delivery: a pooled socket could outlive the address check.
+        agent: false,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ statusCode: res.statusCode ?? 0 }));
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
+    req.on('error', reject);
+    req.end(body);
+  });
 }

@@ -1,4 +1,11 @@
-import { decodeBase58, isPublicKey, type KeystorePort, type PublicKey } from '@token-actions/core';
+import {
+  DEFAULT_TENANT,
+  decodeBase58,
+  isPublicKey,
+  type KeystorePort,
+  type PublicKey,
+  type TenantId,
+} from '@token-actions/core';
 import { createInMemoryKeystore } from '@token-actions/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEncryptedKeystore } from '../../src/keystore/index.js';
@@ -93,6 +100,16 @@ describe.each(variants)('KeystorePort contract: $name', (variant) => {
       expect((await keystore.has(a))._unsafeUnwrap()).toBe(true);
       expect((await keystore.has(randomPublicKey()))._unsafeUnwrap()).toBe(false);
       expect((await keystore.has('not-a-key' as PublicKey))._unsafeUnwrap()).toBe(false);
+    });
+
+    it('knows whose key it holds: a tenant’s managed account, or the service’s own named key', async () => {
+      const acme = (await keystore.create('acme', 'acme' as TenantId))._unsafeUnwrap();
+      const plain = (await keystore.create())._unsafeUnwrap();
+      const treasury = (await keystore.named('treasury'))._unsafeUnwrap();
+      expect((await keystore.lookup(acme))._unsafeUnwrap()).toEqual({ tenant: 'acme' });
+      expect((await keystore.lookup(plain))._unsafeUnwrap()).toEqual({ tenant: DEFAULT_TENANT });
+      expect((await keystore.lookup(treasury))._unsafeUnwrap()).toEqual({});
+      expect((await keystore.lookup(randomPublicKey()))._unsafeUnwrap()).toBeNull();
     });
 
     it('signs with Ed25519 so that WebCrypto verifies it', async () => {

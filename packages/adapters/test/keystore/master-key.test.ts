@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localnetSeedFromMasterKey } from '@token-actions/localnet';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadOrCreateMasterKey, parseMasterKey } from '../../src/keystore/index.js';
+import { deriveKey, loadOrCreateMasterKey, parseMasterKey } from '../../src/keystore/index.js';
 
 describe('loadOrCreateMasterKey', () => {
   let dataDir: string;
@@ -72,5 +73,10 @@ describe('loadOrCreateMasterKey', () => {
     await expect(loadOrCreateMasterKey({ dataDir, env: {} })).rejects.toThrow(
       /does not hold a 32-byte master key/,
     );
+  });
+
+  it('derives the localnet seed exactly as `pnpm localnet` does, so both open the same chain', () => {
+    const master = new Uint8Array(32).fill(7);
+    expect(localnetSeedFromMasterKey(master)).toEqual(deriveKey(master, 'localnet-seed'));
   });
 });

@@ -1,10 +1,21 @@
-import type { Signature, TransactionRecord } from '@token-actions/core';
+import {
+  DEFAULT_TENANT,
+  type Signature,
+  type StorePort,
+  type TenantId,
+  type TransactionRecord,
+} from '@token-actions/core';
 import { createInMemoryStore } from '@token-actions/core/testing';
 import { describe, expect, it } from 'vitest';
-import { withSettledTransactionCache } from '../../src/store/index.js';
+import {
+  type KeyChangeHandlers,
+  withApiKeyCache,
+  withSettledTransactionCache,
+} from '../../src/store/index.js';
 
 const record = (id: string): TransactionRecord => ({
   id: id as Signature,
+  tenant: DEFAULT_TENANT,
   kind: 'donation',
   status: 'pending',
   computeUnitPrice: 0n,
@@ -23,7 +34,13 @@ describe('settled-transaction cache', () => {
     let reads = 0;
     const counting = {
       ...inner,
-      transactions: { ...inner.transactions, get: (id: Signature) => (reads++, inner.transactions.get(id)) },
+      transactions: {
+        ...inner.transactions,
+        get: (id: Signature, tenant?: TenantId) => {
+          reads++;
+          return inner.transactions.get(id, tenant);
+        },
+      },
     };
     const store = withSettledTransactionCache(counting);
     await store.transactions.insert(record('a'));
@@ -50,5 +67,101 @@ describe('settled-transaction cache', () => {
       await store.transactions.get(id as Signature);
     }
     expect((await store.transactions.get('a' as Signature))._unsafeUnwrap()?.id).toBe('a');
+  });
+
+  it('scopes a hit to its tenant, like the store', async () => {
+    const store = withSettledTransactionCache(createInMemoryStore());
+    await store.transactions.insert({ ...record('t'), status: 'finalized' });
+    expect((await store.transactions.get('t' as Signature, DEFAULT_TENANT))._unsafeUnwrap()?.id).toBe('t');
+    expect((await store.transactions.get('t' as Signature, 'other' as TenantId))._unsafeUnwrap()).toBeNull();
+  });
+});
+
+describe('API-key cache', () => {
+  async function setup(ttlMs = 1_000) {
+    const inner = createInMemoryStore();
+    let reads = 0;
+    const counting: StorePort = {
+      ...inner,
+      apiKeys: {
+        ...inner.apiKeys,
+        findByHash: (hash) => {
+          reads++;
+          return inner.apiKeys.findByHash(hash);
+        },
+      },
+    };
+    let handlers: KeyChangeHandlers | undefined;
+    let time = 0;
+    const cached = withApiKeyCache(counting, {
+      ttlMs,
+      now: () => time,
+      subscribe: async (h) => {
+        handlers = h;
+        return async () => {};
+      },
+    });
+    const key = { id: 'key_1', label: 'k', tenant: DEFAULT_TENANT, createdAt: new Date(0), hash: 'x' };
+    (await inner.apiKeys.insert(key))._unsafeUnwrap();
+    return {
+      inner,
+      store: cached.store,
+      reads: () => reads,
+      notify: (payload: string) => handlers?.onNotice(payload),
+      reset: () => handlers?.onReset(),
+      tick: (ms: number) => {
+        time += ms;
+      },
+    };
+  }
+
+  it('serves a verified key from memory for its TTL, then reads it again', async () => {
+    const t = await setup();
+    for (let i = 0; i < 3; i++)
+      expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.id).toBe('key_1');
+    expect(t.reads()).toBe(1);
+    t.tick(1_001);
+    await t.store.apiKeys.findByHash('x');
+    expect(t.reads()).toBe(2);
+  });
+
+  it('never caches a miss', async () => {
+    const t = await setup();
+    await t.store.apiKeys.findByHash('nope');
+    await t.store.apiKeys.findByHash('nope');
+    expect(t.reads()).toBe(2);
+  });
+
+  it('drops a key revoked or expired through it at once', async () => {
+    const t = await setup(60_000);
+    await t.store.apiKeys.findByHash('x');
+    (await t.store.apiKeys.revoke('key_1', new Date(5)))._unsafeUnwrap();
+    expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.revokedAt).toEqual(new Date(5));
+    (await t.store.apiKeys.expire('key_1', new Date(6)))._unsafeUnwrap();
+    expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.expiresAt).toEqual(new Date(6));
+  });
+
+  it('drops a key another process revoked when its notice arrives, and everything on a reset', async () => {
+    const t = await setup(60_000);
+    await t.store.apiKeys.findByHash('x');
+    (await t.inner.apiKeys.revoke('key_1', new Date(7)))._unsafeUnwrap();
+    expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.revokedAt).toBeUndefined();
+    t.notify('key:key_1');
+    expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.revokedAt).toEqual(new Date(7));
+
+    (await t.inner.apiKeys.expire('key_1', new Date(8)))._unsafeUnwrap();
+    t.reset();
+    expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.expiresAt).toEqual(new Date(8));
+  });
+
+  it('caches tenants the same way and drops one on its notice', async () => {
+    const t = await setup(60_000);
+    expect((await t.store.tenants.get(DEFAULT_TENANT))._unsafeUnwrap()?.treasuryPayments).toBe(true);
+    (await t.inner.tenants.update(DEFAULT_TENANT, { treasuryPayments: false }))._unsafeUnwrap();
+    expect((await t.store.tenants.get(DEFAULT_TENANT))._unsafeUnwrap()?.treasuryPayments).toBe(true);
+    t.notify('tenant:default');
+    expect((await t.store.tenants.get(DEFAULT_TENANT))._unsafeUnwrap()?.treasuryPayments).toBe(false);
+    (await t.store.tenants.update(DEFAULT_TENANT, { treasuryPayments: true }))._unsafeUnwrap();
+    expect((await t.store.tenants.get(DEFAULT_TENANT))._unsafeUnwrap()?.treasuryPayments).toBe(true);
   });
 });

@@ -1,40 +1,22 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { encodeBase58, type PublicKey, type Signature } from '@token-actions/core';
 import pg from 'pg';
-import { createPgliteClient, createPostgresClient, migrate, type SqlClient } from '../../src/store/index.js';
+import {
+  createEmbeddedPostgresClient,
+  createPgliteClient,
+  createPostgresClient,
+  migrate,
+  type SqlClient,
+} from '../../src/store/index.js';
+import { postgresReachable, requireUnderCi, TEST_DATABASE_URL } from '../support/services.js';
 
-export const DATABASE_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/** The PostgreSQL of the real variants (TEST_DATABASE_URL; see ../support/services.ts). */
+export const DATABASE_URL = TEST_DATABASE_URL;
 
-const UNREACHABLE = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-]);
-
-/**
- * Whether the PostgreSQL server answers at all. Only an unreachable server skips its tests: a
- * server that answers but refuses us (wrong role, missing database) is a failure to see.
- */
-export async function postgresReachable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    return true;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    const message = String((error as Error).message ?? '');
-    if ((code && UNREACHABLE.has(code)) || /timeout/i.test(message)) return false;
-    return true;
-  } finally {
-    await client.end().catch(() => undefined);
-  }
-}
-
-export const POSTGRES_REACHABLE = await postgresReachable();
-if (!POSTGRES_REACHABLE)
-  console.warn(`PostgreSQL at ${DATABASE_URL} is unreachable: its test variants are skipped`);
+/** False only outside CI, when PostgreSQL does not answer: its variants then skip with a warning. */
+export const POSTGRES_REACHABLE = requireUnderCi('PostgreSQL', DATABASE_URL, await postgresReachable());
 
 /** A fresh, migrated schema of its own for one test file, dropped afterwards. */
 export async function createPostgresSchema(): Promise<{
@@ -68,10 +50,27 @@ export async function createMigratedPglite(): Promise<SqlClient> {
   return sql;
 }
 
+/** A migrated embedded PostgreSQL server in a temporary directory, removed on close. */
+export async function createMigratedEmbeddedPostgres(): Promise<{ sql: SqlClient; close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ta-embedded-pg-'));
+  const sql = await createEmbeddedPostgresClient({ dataDir: join(dir, 'postgres') });
+  await migrate(sql);
+  return {
+    sql,
+    async close() {
+      await sql.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function truncateAll(sql: SqlClient): Promise<void> {
   await sql.query(
     'TRUNCATE transaction_events, transactions, escrows, idempotency_keys, api_keys, managed_keys RESTART IDENTITY CASCADE',
   );
+  // The default tenant is the migration's, as in a fresh database.
+  await sql.query("DELETE FROM tenants WHERE id <> 'default'");
+  await sql.query("UPDATE tenants SET treasury_payments = true WHERE id = 'default'");
 }
 
 export function randomSignature(): Signature {

@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { U64_MAX } from '@token-actions/core';
+import { DEFAULT_TENANT, U64_MAX } from '@token-actions/core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createEmbeddedPostgresClient,
   createPgliteClient,
   createPgStore,
   createPostgresClient,
@@ -30,6 +31,23 @@ const variants: ClientVariant[] = [
       // One PGlite instance owns its files, so "two processes" are two callers on one client.
       const a = await createPgliteClient();
       return { a, b: a, dispose: () => a.close() };
+    },
+  },
+  {
+    name: 'embedded PostgreSQL',
+    skip: false,
+    async open() {
+      // One process owns an embedded server, so "two processes" are two callers on one client.
+      const dir = await mkdtemp(join(tmpdir(), 'ta-embedded-pg-'));
+      const a = await createEmbeddedPostgresClient({ dataDir: join(dir, 'postgres') });
+      return {
+        a,
+        b: a,
+        async dispose() {
+          await a.close();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
     },
   },
   {
@@ -161,6 +179,7 @@ describe.each(variants)('SQL client: $name', (variant) => {
       const at = new Date();
       const inserted = await store.transactions.insert({
         id,
+        tenant: DEFAULT_TENANT,
         kind: 'airdrop',
         status: 'pending',
         to: randomPublicKey(),
@@ -193,6 +212,7 @@ describe('PGlite on disk', () => {
     await createPgStore(first).apiKeys.insert({
       id: 'key_1',
       label: 'dev',
+      tenant: DEFAULT_TENANT,
       hash: 'h'.repeat(64),
       createdAt: new Date(),
     });

@@ -1,10 +1,16 @@
 import type { EscrowRecord, Signature, StorePort, TransactionRecord, TxStatus } from '@token-actions/core';
-import { U64_MAX } from '@token-actions/core';
+import { DEFAULT_TENANT, type TenantId, U64_MAX } from '@token-actions/core';
 import { createFixedClock, createInMemoryStore, type FixedClock } from '@token-actions/core/testing';
 import type { ResultAsync } from 'neverthrow';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createPgStore, listTransactionEvents, type SqlClient } from '../../src/store/index.js';
 import {
+  createPgStore,
+  KEY_CHANGES_CHANNEL,
+  listTransactionEvents,
+  type SqlClient,
+} from '../../src/store/index.js';
+import {
+  createMigratedEmbeddedPostgres,
   createMigratedPglite,
   createPostgresSchema,
   POSTGRES_REACHABLE,
@@ -76,6 +82,7 @@ const variants: Variant[] = [
     const sql = await createMigratedPglite();
     return { sql, close: () => sql.close() };
   }),
+  pgVariant('embedded PostgreSQL', createMigratedEmbeddedPostgres),
   pgVariant(
     'PostgreSQL',
     async () => {
@@ -90,6 +97,7 @@ function txRecord(overrides: Partial<TransactionRecord> = {}, clock?: FixedClock
   const at = clock?.now() ?? new Date('2025-01-01T00:00:00.000Z');
   return {
     id: randomSignature(),
+    tenant: DEFAULT_TENANT,
     kind: 'donation',
     status: 'pending',
     currency: 'USDC',
@@ -113,6 +121,7 @@ function escrowRecord(overrides: Partial<EscrowRecord> = {}, clock?: FixedClock)
   const at = clock?.now() ?? new Date('2025-01-01T00:00:00.000Z');
   return {
     id: `esc_${crypto.randomUUID()}`,
+    tenant: DEFAULT_TENANT,
     purpose: 'merchant_payment',
     payer: randomPublicKey(),
     beneficiary: randomPublicKey(),
@@ -643,11 +652,18 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
       it('finds a key by its hash only', async () => {
         const createdAt = clock.now();
         (
-          await store.apiKeys.insert({ id: 'key_1', label: 'dev', hash: 'a'.repeat(64), createdAt })
+          await store.apiKeys.insert({
+            id: 'key_1',
+            label: 'dev',
+            tenant: DEFAULT_TENANT,
+            hash: 'a'.repeat(64),
+            createdAt,
+          })
         )._unsafeUnwrap();
         expect((await store.apiKeys.findByHash('a'.repeat(64)))._unsafeUnwrap()).toEqual({
           id: 'key_1',
           label: 'dev',
+          tenant: DEFAULT_TENANT,
           createdAt,
         });
         expect((await store.apiKeys.findByHash('b'.repeat(64)))._unsafeUnwrap()).toBeNull();
@@ -656,10 +672,120 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
       it('refuses a second key with the same hash without echoing it', async () => {
         const createdAt = clock.now();
         const hash = 'c'.repeat(64);
-        await store.apiKeys.insert({ id: 'key_1', label: 'one', hash, createdAt });
-        const result = await store.apiKeys.insert({ id: 'key_2', label: 'two', hash, createdAt });
+        const tenant = DEFAULT_TENANT;
+        await store.apiKeys.insert({ id: 'key_1', label: 'one', tenant, hash, createdAt });
+        const result = await store.apiKeys.insert({ id: 'key_2', label: 'two', tenant, hash, createdAt });
         expect(result.isErr()).toBe(true);
         expect(JSON.stringify(result._unsafeUnwrapErr())).not.toContain(hash);
+      });
+    });
+
+    describe('tenants', () => {
+      const A = 'tenant-a' as TenantId;
+      const B = 'tenant-b' as TenantId;
+
+      it('scopes transactions, mints and escrows to their tenant; unscoped reads see all', async () => {
+        const escrow = escrowRecord({ tenant: A }, clock);
+        const funding = txRecord({ tenant: A, escrowId: escrow.id, id: escrow.fundingTransactionId }, clock);
+        (await store.transactions.insert(funding, { escrow }))._unsafeUnwrap();
+        const minted = txRecord({ tenant: A, kind: 'mint', mint: randomPublicKey() }, clock);
+        (await store.transactions.insert(minted))._unsafeUnwrap();
+
+        expect((await store.transactions.get(funding.id, A))._unsafeUnwrap()).toEqual(funding);
+        expect((await store.transactions.get(funding.id, B))._unsafeUnwrap()).toBeNull();
+        expect((await store.transactions.get(funding.id))._unsafeUnwrap()?.tenant).toBe(A);
+
+        expect((await store.transactions.findMint(minted.mint!, A))._unsafeUnwrap()?.id).toBe(minted.id);
+        expect((await store.transactions.findMint(minted.mint!, B))._unsafeUnwrap()).toBeNull();
+        expect((await store.transactions.findMint(minted.mint!))._unsafeUnwrap()?.id).toBe(minted.id);
+        expect((await store.transactions.findMint(funding.to!))._unsafeUnwrap()).toBeNull();
+
+        expect((await store.escrows.get(escrow.id, A))._unsafeUnwrap()).toEqual(escrow);
+        expect((await store.escrows.get(escrow.id, B))._unsafeUnwrap()).toBeNull();
+        expect((await store.escrows.get(escrow.id))._unsafeUnwrap()?.tenant).toBe(A);
+      });
+
+      it('keeps idempotency keys apart per scope (the tenant)', async () => {
+        const now = clock.now();
+        expect((await store.idempotency.begin(A, 'k', 'h', now))._unsafeUnwrap().state).toBe('started');
+        expect((await store.idempotency.begin(B, 'k', 'other', now))._unsafeUnwrap().state).toBe('started');
+      });
+
+      it('has the default tenant, allowed to pay from the treasury; creates others once', async () => {
+        expect((await store.tenants.get(DEFAULT_TENANT))._unsafeUnwrap()?.treasuryPayments).toBe(true);
+        expect((await store.tenants.get(A))._unsafeUnwrap()).toBeNull();
+        const first = (
+          await store.tenants.ensure(A, { treasuryPayments: false }, clock.now())
+        )._unsafeUnwrap();
+        expect(first).toEqual({
+          created: true,
+          tenant: { id: A, treasuryPayments: false, createdAt: clock.now() },
+        });
+        clock.advance(1_000);
+        const again = (
+          await store.tenants.ensure(A, { treasuryPayments: true }, clock.now())
+        )._unsafeUnwrap();
+        expect(again).toEqual({ created: false, tenant: first.tenant });
+        expect(
+          (await store.tenants.update(A, { treasuryPayments: true }))._unsafeUnwrap()?.treasuryPayments,
+        ).toBe(true);
+        expect((await store.tenants.update(B, { treasuryPayments: true }))._unsafeUnwrap()).toBeNull();
+        expect((await store.tenants.list())._unsafeUnwrap().map((t) => t.id)).toContain(A);
+      });
+
+      it('keeps a key’s tenant, prefix, revocation, expiry and last use', async () => {
+        (await store.tenants.ensure(A, { treasuryPayments: false }, clock.now()))._unsafeUnwrap();
+        const createdAt = clock.now();
+        const base = { label: 'k', tenant: A, createdAt };
+        (
+          await store.apiKeys.insert({ ...base, id: 'key_a', prefix: 'ta_abcdefgh', hash: 'd'.repeat(64) })
+        )._unsafeUnwrap();
+        clock.advance(1);
+        (
+          await store.apiKeys.insert({ ...base, id: 'key_b', createdAt: clock.now(), hash: 'e'.repeat(64) })
+        )._unsafeUnwrap();
+        const unknownTenant = await store.apiKeys.insert({
+          ...base,
+          id: 'key_c',
+          tenant: B,
+          hash: 'f'.repeat(64),
+        });
+        expect(unknownTenant.isErr()).toBe(true);
+
+        expect((await store.apiKeys.get('key_a'))._unsafeUnwrap()).toEqual({
+          id: 'key_a',
+          label: 'k',
+          tenant: A,
+          prefix: 'ta_abcdefgh',
+          createdAt,
+        });
+        expect((await store.apiKeys.list({ tenant: A }))._unsafeUnwrap().map((k) => k.id)).toEqual([
+          'key_a',
+          'key_b',
+        ]);
+        expect((await store.apiKeys.list({ tenant: B }))._unsafeUnwrap()).toEqual([]);
+        expect(JSON.stringify((await store.apiKeys.list())._unsafeUnwrap())).not.toContain('d'.repeat(64));
+
+        const t1 = new Date(createdAt.getTime() + 10_000);
+        expect((await store.apiKeys.revoke('key_a', t1))._unsafeUnwrap()?.revokedAt).toEqual(t1);
+        const t2 = new Date(t1.getTime() + 10_000);
+        expect((await store.apiKeys.revoke('key_a', t2))._unsafeUnwrap()?.revokedAt).toEqual(t1);
+        expect((await store.apiKeys.findByHash('d'.repeat(64)))._unsafeUnwrap()?.revokedAt).toEqual(t1);
+        expect((await store.apiKeys.revoke('key_missing', t1))._unsafeUnwrap()).toBeNull();
+
+        expect((await store.apiKeys.expire('key_b', t2))._unsafeUnwrap()?.expiresAt).toEqual(t2);
+        expect(
+          (await store.apiKeys.expire('key_b', new Date(t2.getTime() + 5_000)))._unsafeUnwrap()?.expiresAt,
+        ).toEqual(t2);
+        expect((await store.apiKeys.expire('key_b', t1))._unsafeUnwrap()?.expiresAt).toEqual(t1);
+        expect((await store.apiKeys.expire('key_missing', t1))._unsafeUnwrap()).toBeNull();
+
+        (await store.apiKeys.touch('key_b', t1))._unsafeUnwrap();
+        (await store.apiKeys.touch('key_b', new Date(t1.getTime() + 30_000)))._unsafeUnwrap();
+        expect((await store.apiKeys.get('key_b'))._unsafeUnwrap()?.lastUsedAt).toEqual(t1);
+        const later = new Date(t1.getTime() + 61_000);
+        (await store.apiKeys.touch('key_b', later))._unsafeUnwrap();
+        expect((await store.apiKeys.get('key_b'))._unsafeUnwrap()?.lastUsedAt).toEqual(later);
       });
     });
 
@@ -681,6 +807,36 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
           expect(error.code).toBe('STORE_UNAVAILABLE');
           expect(JSON.stringify(error)).not.toMatch(/SELECT|s3cr3t|secret/);
           expect(error.context).toMatchObject({ operation: 'transactions.get', sqlState: '42P01' });
+        });
+
+        it('notifies every listener on the database when a key is revoked or expires, or a tenant changes', async () => {
+          const sql = variant.sql!();
+          const notices: string[] = [];
+          const stop = await sql.listen!(KEY_CHANGES_CHANNEL, {
+            onNotice: (payload) => notices.push(payload),
+            onReset: () => {},
+          });
+          const id = `key_${crypto.randomUUID()}`;
+          try {
+            (
+              await store.apiKeys.insert({
+                id,
+                label: 'n',
+                tenant: DEFAULT_TENANT,
+                hash: randomSignature(),
+                createdAt: clock.now(),
+              })
+            )._unsafeUnwrap();
+            (await store.apiKeys.revoke(id, clock.now()))._unsafeUnwrap();
+            (await store.apiKeys.expire(id, clock.now()))._unsafeUnwrap();
+            (await store.tenants.update(DEFAULT_TENANT, { treasuryPayments: true }))._unsafeUnwrap();
+            const mine = () => notices.filter((n) => n === `key:${id}` || n === 'tenant:default');
+            const until = Date.now() + 5_000;
+            while (mine().length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
+            expect(mine()).toEqual([`key:${id}`, `key:${id}`, 'tenant:default']);
+          } finally {
+            await stop();
+          }
         });
 
         it('reports a real driver error (unknown table) the same way', async () => {

@@ -110,6 +110,58 @@ describe.each(variants)('swap store contract: $name', (variant) => {
   };
 
   it.skipIf(variant.skip)(
+    'holds a client to maxOpenPerClient unexecuted reservations, exactly, however many race',
+    async () => {
+      const { swaps, id } = await fresh();
+      const user = randomPublicKey();
+      const clientId = `capped-${++counter}`;
+      const mine = () => ({ ...request(user, 1_000n), clientId });
+      const raced = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          swaps.reserve({ request: mine(), poolIds: [id], plan: take(id, 10n), maxOpenPerClient: 3 }),
+        ),
+      );
+      const held = raced.filter((r) => r.isOk()).map((r) => r._unsafeUnwrap());
+      expect(held).toHaveLength(3);
+      for (const refused of raced.filter((r) => r.isErr())) {
+        expect(refused._unsafeUnwrapErr()).toMatchObject({
+          code: 'RESERVATION_LIMIT',
+          message:
+            'this client already holds 3 unexecuted firm quotes; execute them or let them expire first',
+        });
+      }
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(30n);
+      // Another client is not held back by this one.
+      const other = { ...request(user), clientId: `other-${counter}` };
+      expect(
+        (
+          await swaps.reserve({ request: other, poolIds: [id], plan: take(id, 10n), maxOpenPerClient: 3 })
+        ).isOk(),
+      ).toBe(true);
+      // An executed (submitted) quote no longer counts, nor does an expired one.
+      const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
+      expect(u(await swaps.markSubmitted(held[0]!.requestId, txId, Uint8Array.from([1])))).toBe(true);
+      const expired = { ...mine(), expiresAt: new Date(Date.now() - 1_000) };
+      expect(
+        u(await swaps.reserve({ request: expired, poolIds: [id], plan: take(id, 10n), maxOpenPerClient: 3 })),
+      ).toMatchObject({ status: 'prepared' });
+      expect(
+        u(await swaps.reserve({ request: mine(), poolIds: [id], plan: take(id, 10n), maxOpenPerClient: 3 })),
+      ).toMatchObject({ status: 'prepared' });
+      expect(
+        (
+          await swaps.reserve({ request: mine(), poolIds: [id], plan: take(id, 10n), maxOpenPerClient: 3 })
+        )._unsafeUnwrapErr().code,
+      ).toBe('RESERVATION_LIMIT');
+      // Without a cap, the store reserves as before.
+      expect((await swaps.reserve({ request: mine(), poolIds: [id], plan: take(id, 10n) })).isOk()).toBe(
+        true,
+      );
+    },
+    60_000,
+  );
+
+  it.skipIf(variant.skip)(
     'books a pool once and reserves, attaches, submits and settles a swap',
     async () => {
       const { swaps, id, authority } = await fresh();

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
-import type { SqlClient, SqlExecutor } from './sql.js';
+import type { ListenHandlers, SqlClient, SqlExecutor } from './sql.js';
 
 export interface PgliteClientOptions {
   /** Directory holding the database files; in memory when absent. */
@@ -43,6 +43,13 @@ export async function createPgliteClient(options: PgliteClientOptions = {}): Pro
           },
         }),
       );
+    },
+    async listen(channel: string, handlers: ListenHandlers) {
+      // One process owns the embedded database, so its notices are this process's own.
+      const stop = await db.listen(channel, (payload) => handlers.onNotice(payload));
+      return async () => {
+        if (!db.closed) await stop();
+      };
     },
     async close() {
       if (!db.closed) await db.close();

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { SqlClient, SqlExecutor } from './sql.js';
+import type { ListenHandlers, SqlClient, SqlExecutor } from './sql.js';
 
 export interface PostgresClientOptions {
   readonly connectionString: string;
@@ -10,6 +10,8 @@ export interface PostgresClientOptions {
    * runs share one database without seeing each other's tables. The schema must already exist.
    */
   readonly schema?: string;
+  /** How long acquiring a connection may take before it fails (ms); default: wait forever. */
+  readonly connectionTimeoutMillis?: number;
   /** Called when an idle pooled connection fails (the pool drops it and reconnects on demand). */
   readonly onIdleError?: (error: Error) => void;
 }
@@ -36,6 +38,7 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     connectionString: options.connectionString,
     max: options.max ?? 10,
     types: typeParsers,
+    ...(options.connectionTimeoutMillis ? { connectionTimeoutMillis: options.connectionTimeoutMillis } : {}),
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   pool.on('error', (error) => options.onIdleError?.(error));
@@ -77,8 +80,64 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
         conn.release(broken instanceof Error ? broken : broken === undefined ? undefined : true);
       }
     },
+    listen(channel, handlers) {
+      return listenOn(options, channel, handlers);
+    },
     async close() {
       if (!pool.ended) await pool.end();
     },
+  };
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+const RECONNECT_MS = 250;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to other queries). When it is
+ * lost, it reconnects, and `onReset` tells the listener that notices may have been missed.
+ */
+async function listenOn(
+  options: PostgresClientOptions,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  if (!CHANNEL_NAME.test(channel)) throw new Error('channel must be a plain lower-case identifier');
+  let stopped = false;
+  let current: pg.Client | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let attempts = 0;
+
+  const connect = (): Promise<void> => {
+    const client = new pg.Client({ connectionString: options.connectionString });
+    const first = attempts++ === 0;
+    current = client;
+    let lost = false;
+    const onLost = () => {
+      if (lost || stopped) return;
+      lost = true;
+      if (current === client) current = undefined;
+      handlers.onReset();
+      client.end().catch(() => {});
+      timer = setTimeout(() => void connect(), RECONNECT_MS);
+    };
+    client.on('error', onLost);
+    client.on('end', onLost);
+    client.on('notification', (n) => {
+      if (n.channel === channel) handlers.onNotice(n.payload ?? '');
+    });
+    return client
+      .connect()
+      .then(() => client.query(`LISTEN ${channel}`))
+      .then(() => {
+        // Whatever was cached while no connection listened may have missed a notice.
+        if (!first) handlers.onReset();
+      }, onLost);
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await current?.end().catch(() => {});
   };
 }

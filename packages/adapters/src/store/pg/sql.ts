@@ -12,7 +12,18 @@ export interface SqlClient {
   exec?(text: string): Promise<void>;
   /** Runs `fn` inside one transaction on one connection. */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Calls `onNotice` with the payload of every NOTIFY on `channel` (from any process on the same
+   * database), and `onReset` whenever notices may have been missed (the listening connection was
+   * lost and is back). Resolves once listening, to a function that stops.
+   */
+  listen?(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  onNotice(payload: string): void;
+  onReset(): void;
 }
 
 export interface SqlExecutor {

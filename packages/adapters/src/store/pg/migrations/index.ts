@@ -8,6 +8,8 @@ import { migration0001 } from './0001_init.js';
 import { migration0002 } from './0002_leases.js';
 import { migration0003 } from './0003_request_keys.js';
 import { migration0004 } from './0004_pools.js';
+import { migration0005 } from './0005_tenants.js';
+import { migration0050 } from './0050_instance_leases.js';
 import { migration0100 } from './0100_oauth.js';
 import type { Migration } from './types.js';
 
@@ -16,5 +18,7 @@ export const migrations: readonly Migration[] = [
   migration0002,
   migration0003,
   migration0004,
+  migration0005,
+  migration0050,
   migration0100,
 ].sort((a, b) => a.id.localeCompare(b.id));

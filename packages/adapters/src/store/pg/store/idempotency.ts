@@ -1,0 +1,98 @@
+import type { IdempotencyBegin, StorePort } from '@token-actions/core';
+import { attempt } from '../failure.js';
+import type { SqlExecutor } from '../sql.js';
+import type { Row } from './rows.js';
+
+/** Idempotency keys are honoured for 24 hours; an older claim counts as absent and is replaced. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Idempotency keys (Stripe's rules): the first request claims the key, a replay gets the stored
+ * answer, a different body under the same key is a mismatch, and a claim left by a dead process is
+ * taken over: at once when its owner's instance lease (`process_instances`) has lapsed, else after
+ * `abandonAfterMs` (claims with no owner, or an owner whose lease is still current).
+ */
+export function createPgIdempotency(
+  sql: SqlExecutor,
+  abandonAfterMs: number,
+  owner?: string,
+): StorePort['idempotency'] {
+  return {
+    begin(scope, key, requestHash, at) {
+      const staleBefore = new Date(at.getTime() - IDEMPOTENCY_TTL_MS);
+      const abandonedBefore = new Date(at.getTime() - abandonAfterMs);
+      return attempt('idempotency.begin', async (): Promise<IdempotencyBegin> => {
+        // A claim released between our insert and our read leaves nothing to read; claiming
+        // again settles it. Giving up after a few rounds answers "in progress", which is retryable.
+        for (let round = 0; round < 3; round++) {
+          const claimed = await sql.query(
+            `INSERT INTO idempotency_keys AS k (scope, key, request_hash, status, created_at, owner)
+             VALUES ($1, $2, $3, 'in_progress', $4, $7)
+             ON CONFLICT (scope, key) DO UPDATE
+                SET request_hash = EXCLUDED.request_hash,
+                    status = 'in_progress',
+                    response_status = NULL,
+                    response_body = NULL,
+                    created_at = EXCLUDED.created_at,
+                    owner = EXCLUDED.owner
+              WHERE k.created_at < $5
+                 OR (k.status = 'in_progress' AND k.request_hash = EXCLUDED.request_hash
+                     AND (k.created_at <= $6
+                          OR (k.owner IS NOT NULL AND k.owner IS DISTINCT FROM EXCLUDED.owner
+                              AND NOT EXISTS (SELECT 1 FROM process_instances i
+                                               WHERE i.id = k.owner AND i.lease_until > $4))))
+             RETURNING 1 AS claimed`,
+            [scope, key, requestHash, at, staleBefore, abandonedBefore, owner ?? null],
+          );
+          if (claimed.rows.length > 0) return { state: 'started' };
+          const existing = await sql.query<Row>(
+            `SELECT request_hash, status, response_status, response_body
+               FROM idempotency_keys WHERE scope = $1 AND key = $2`,
+            [scope, key],
+          );
+          const row = existing.rows[0];
+          if (!row) continue;
+          if (row.request_hash !== requestHash) return { state: 'mismatch' };
+          if (row.status !== 'completed') return { state: 'in_progress' };
+          return {
+            state: 'completed',
+            status: Number(row.response_status),
+            body: String(row.response_body ?? ''),
+          };
+        }
+        return { state: 'in_progress' };
+      });
+    },
+
+    complete(scope, key, status, body) {
+      return attempt('idempotency.complete', async () => {
+        await sql.query(
+          `UPDATE idempotency_keys
+              SET status = 'completed', response_status = $3, response_body = $4
+            WHERE scope = $1 AND key = $2 AND status = 'in_progress'`,
+          [scope, key, status, body],
+        );
+      });
+    },
+
+    release(scope, key) {
+      return attempt('idempotency.release', async () => {
+        await sql.query(
+          `DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND status = 'in_progress'`,
+          [scope, key],
+        );
+      });
+    },
+
+    purgeOlderThan(cutoff) {
+      return attempt('idempotency.purgeOlderThan', async () => {
+        const result = await sql.query<{ n: string }>(
+          `WITH gone AS (DELETE FROM idempotency_keys WHERE created_at < $1 RETURNING 1)
+           SELECT count(*) AS n FROM gone`,
+          [cutoff],
+        );
+        return Number(result.rows[0]?.n ?? 0);
+      });
+    },
+  };
+}

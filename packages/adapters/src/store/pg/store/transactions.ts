@@ -1,0 +1,223 @@
+import {
+  canTransition,
+  type DomainError,
+  domainError,
+  type Signature,
+  type StorePort,
+  type TxStatus,
+} from '@token-actions/core';
+import { errAsync, type ResultAsync } from 'neverthrow';
+import { attempt } from '../failure.js';
+import type { SqlExecutor } from '../sql.js';
+import {
+  ESCROW_COLUMNS,
+  escrowParams,
+  numeric,
+  placeholders,
+  type Row,
+  TX_COLUMNS,
+  toDate,
+  toTransaction,
+} from './rows.js';
+
+/**
+ * Transactions: one row each, a status that only moves forward (every move recorded in
+ * `transaction_events` by the same statement), and leases that keep workers off each other's rows.
+ */
+export function createPgTransactions(sql: SqlExecutor, now: () => Date): StorePort['transactions'] {
+  // A null tenant is the service's own, unscoped read.
+  const getTransaction = (db: SqlExecutor, id: string, tenant?: string) =>
+    db
+      .query<Row>(
+        `SELECT ${TX_COLUMNS} FROM transactions WHERE id = $1 AND ($2::text IS NULL OR tenant = $2)`,
+        [id, tenant ?? null],
+      )
+      .then((r) => (r.rows[0] ? toTransaction(r.rows[0]) : null));
+
+  return {
+    insert(record, options) {
+      return attempt('transactions.insert', async () => {
+        const txParams = [
+          record.id,
+          record.kind,
+          record.status,
+          record.currency ?? null,
+          numeric(record.amount),
+          record.from ?? null,
+          record.to ?? null,
+          record.mint ?? null,
+          record.escrowId ?? null,
+          record.priority ?? null,
+          numeric(record.computeUnitPrice),
+          record.computeUnitLimit,
+          numeric(record.feeLamports),
+          record.wire,
+          record.blockhash,
+          numeric(record.lastValidBlockHeight),
+          numeric(record.slot),
+          record.error ?? null,
+          record.createdAt,
+          record.updatedAt,
+          record.requestKey ?? null,
+          record.tenant,
+        ];
+        const insertTx = `INSERT INTO transactions (${TX_COLUMNS})
+           VALUES (${placeholders(1, txParams.length)})
+           ON CONFLICT DO NOTHING
+           RETURNING id`;
+        const escrow = options?.escrow;
+        // With an escrow, both rows go in one statement: there is never a recorded funding
+        // transaction without its escrow, nor an escrow whose funding was not recorded.
+        const inserted = escrow
+          ? await sql.query(
+              `WITH tx AS (${insertTx}),
+                    esc AS (INSERT INTO escrows (${ESCROW_COLUMNS})
+                            SELECT ${placeholders(txParams.length + 1, escrowParams(escrow).length)} FROM tx
+                            ON CONFLICT DO NOTHING)
+               SELECT id FROM tx`,
+              [...txParams, ...escrowParams(escrow)],
+            )
+          : await sql.query(insertTx, txParams);
+        if (inserted.rows.length > 0)
+          return { inserted: true, record: { ...record, wire: new Uint8Array(record.wire) } };
+        const existing = await sql.query<Row>(
+          `SELECT ${TX_COLUMNS} FROM transactions WHERE id = $1 OR (request_key IS NOT NULL AND request_key = $2)
+            ORDER BY (request_key = $2) DESC NULLS LAST LIMIT 1`,
+          [record.id, record.requestKey ?? null],
+        );
+        const row = existing.rows[0];
+        if (!row) throw new Error('conflicting transaction row vanished');
+        return { inserted: false, record: toTransaction(row) };
+      });
+    },
+
+    get(id, tenant) {
+      return attempt('transactions.get', () => getTransaction(sql, id, tenant));
+    },
+
+    findMint(mint, tenant) {
+      return attempt('transactions.findMint', async () => {
+        const result = await sql.query<Row>(
+          `SELECT ${TX_COLUMNS} FROM transactions
+            WHERE kind = 'mint' AND mint = $1 AND ($2::text IS NULL OR tenant = $2)
+            ORDER BY created_at, id LIMIT 1`,
+          [mint, tenant ?? null],
+        );
+        return result.rows[0] ? toTransaction(result.rows[0]) : null;
+      });
+    },
+
+    transition(id, from, to, patch) {
+      if (!canTransition(from, to)) {
+        return errAsync(
+          domainError('INVALID_STATUS_TRANSITION', `a transaction cannot move from ${from} to ${to}`),
+        );
+      }
+      // The event row is written by the statement that moves the status, so a move and its
+      // record cannot come apart, and a lost race writes neither.
+      return attempt('transactions.transition', async () => {
+        const moved = await sql.query(
+          `WITH moved AS (
+             UPDATE transactions
+                SET status = $3,
+                    slot = COALESCE($4::numeric, slot),
+                    error = COALESCE($5::text, error),
+                    updated_at = $6
+              WHERE id = $1 AND status = $2
+             RETURNING id
+           )
+           INSERT INTO transaction_events (transaction_id, from_status, to_status, at)
+           SELECT id, $2::text, $3::text, $6 FROM moved
+           RETURNING id`,
+          [id, from, to, numeric(patch?.slot), patch?.error ?? null, now()],
+        );
+        return moved.rows.length > 0;
+      });
+    },
+
+    listUnsettled(limit) {
+      return attempt('transactions.listUnsettled', async () => {
+        const result = await sql.query<Row>(
+          `SELECT ${TX_COLUMNS} FROM transactions
+            WHERE status IN ('pending', 'processed', 'confirmed')
+            ORDER BY created_at, id
+            LIMIT $1`,
+          [Math.max(0, Math.floor(limit))],
+        );
+        return result.rows.map(toTransaction);
+      });
+    },
+
+    claimUnsettled(owner, limit, leaseMs) {
+      return attempt('transactions.claimUnsettled', async () => {
+        // SKIP LOCKED lets concurrent workers pass over rows another is claiming right now; the
+        // lease then keeps them off those rows until it runs out.
+        const result = await sql.query<Row>(
+          `UPDATE transactions t
+              SET lease_owner = $1, lease_until = $4::timestamptz + ($3::bigint * interval '1 millisecond')
+             FROM (SELECT id FROM transactions
+                    WHERE status IN ('pending', 'processed', 'confirmed')
+                      AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
+                    ORDER BY created_at, id
+                    LIMIT $2
+                    FOR UPDATE SKIP LOCKED) picked
+            WHERE t.id = picked.id
+        RETURNING ${TX_COLUMNS.split(',')
+          .map((c) => `t.${c.trim()}`)
+          .join(', ')}`,
+          [owner, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(leaseMs)), now()],
+        );
+        return result.rows
+          .map(toTransaction)
+          .sort(
+            (a, b) =>
+              a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+          );
+      });
+    },
+
+    countByKind(kind) {
+      return attempt('transactions.countByKind', async () => {
+        const result = await sql.query<{ n: string }>(
+          'SELECT count(*) AS n FROM transactions WHERE kind = $1',
+          [kind],
+        );
+        return Number(result.rows[0]?.n ?? 0);
+      });
+    },
+  };
+}
+
+/** One successful status change of a transaction (a row of `transaction_events`). */
+export interface TransactionEvent {
+  /** Ascending in the order the changes were made. */
+  readonly sequence: bigint;
+  readonly transactionId: Signature;
+  readonly from: TxStatus;
+  readonly to: TxStatus;
+  readonly at: Date;
+}
+
+/**
+ * The status history of one transaction, oldest first. Not part of the store port: it is for
+ * audits and for tests that prove a status moved exactly once under concurrency.
+ */
+export function listTransactionEvents(
+  sql: SqlExecutor,
+  transactionId: Signature,
+): ResultAsync<readonly TransactionEvent[], DomainError> {
+  return attempt('transactionEvents.list', async () => {
+    const result = await sql.query<Row>(
+      `SELECT id, transaction_id, from_status, to_status, at
+         FROM transaction_events WHERE transaction_id = $1 ORDER BY id`,
+      [transactionId],
+    );
+    return result.rows.map((row) => ({
+      sequence: BigInt(String(row.id)),
+      transactionId: String(row.transaction_id) as Signature,
+      from: String(row.from_status) as TxStatus,
+      to: String(row.to_status) as TxStatus,
+      at: toDate(row.at),
+    }));
+  });
+}
