@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
+// An application, not a library: only the process entry is built.
 export default defineConfig({
-  entry: { main: 'src/main.ts', index: 'src/index.ts' },
+  entry: { main: 'src/main.ts' },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
   clean: true,
   target: 'node20',

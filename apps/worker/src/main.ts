@@ -1,10 +1,7 @@
-import { createPgOAuthStore, deriveKey } from '@token-actions/adapters';
+import { createPgOAuthStore } from '@token-actions/adapters';
+import { composeCore, composeSwaps, parseEnv, startLoops } from '@token-actions/runtime';
 import { pino } from 'pino';
-import { z } from 'zod';
-import { composeCore } from './compose.js';
-import { CoreConfigSchema, parseEnv } from './config.js';
-import { startLoops } from './loops.js';
-import { composeSwaps } from './swaps.js';
+import { type WorkerConfig, WorkerConfigSchema } from './config.js';
 
 /**
  * The worker as a process of its own: confirmation tracking, rebroadcast, escrow expiry and
@@ -12,16 +9,8 @@ import { composeSwaps } from './swaps.js';
  * transactions) and reaching the chain over JSON-RPC. In the embedded default the server runs
  * these loops in-process instead, because one process owns the in-process chain.
  */
-const WorkerConfigSchema = CoreConfigSchema.extend({
-  DATABASE_URL: z.string().url({ message: 'the standalone worker needs a shared PostgreSQL (DATABASE_URL)' }),
-  SOLANA_RPC_URL: z
-    .string()
-    .url({ message: 'the standalone worker needs the chain over JSON-RPC (SOLANA_RPC_URL)' }),
-  WORKER_ID: z.string().min(1).max(128).optional(),
-});
-
 async function main() {
-  let config: z.infer<typeof WorkerConfigSchema>;
+  let config: WorkerConfig;
   try {
     config = parseEnv(WorkerConfigSchema, process.env);
   } catch (error) {
@@ -34,11 +23,8 @@ async function main() {
   // Swap settlement and webhook delivery run here too, so servers can run with RUN_WORKER=false.
   const swaps = await composeSwaps({
     config,
-    deps: core.deps,
-    sql: core.sql,
+    core,
     oauthStore: createPgOAuthStore(core.sql),
-    webhookKey: deriveKey(core.masterKey, 'webhook-signing'),
-    isLocalnet: core.isLocalnet,
     logger,
     seedPools: false,
   });

@@ -1,12 +1,14 @@
 import {
   createJupiterAggregator,
   createLocalAggregator,
+  createOutboundGuard,
   createPgSwapStore,
   createPgWebhookStore,
   createWebhookSender,
   deriveClientWebhookSecret,
-  type SqlClient,
-} from '@token-actions/adapters';
+  deriveKey,
+  type OutboundGuard,
+} from '@token-actions/adapters/edge';
 import {
   type ActionDeps,
   DEFAULT_SWAP_POLICIES,
@@ -16,16 +18,19 @@ import {
   type SwapDeps,
   seedPools,
 } from '@token-actions/core';
-import type { CoreConfig } from './config.js';
-import type { LoopLogger } from './loops.js';
+import type { SwapConfig } from './config/fragments.js';
+import type { CoreComposition } from './core.js';
+import type { RuntimeLogger } from './logger.js';
 
 export interface SwapComposition {
   readonly deps: SwapDeps;
   /** The per-client secret outbound notifications are signed with (`whsec_...`). */
   webhookSecretFor(clientId: string): string;
+  /** The SSRF guard of webhook URLs: registration checks them with it, delivery connects through it. */
+  readonly webhookUrls: OutboundGuard;
 }
 
-function seedsOf(config: CoreConfig, deps: ActionDeps): PoolSeed[] {
+function seedsOf(config: SwapConfig, deps: ActionDeps): PoolSeed[] {
   const { native, stable, project } = deps.currencies;
   const pairs = [
     [native, stable, config.POOL_NATIVE_STABLE_SEED],
@@ -55,19 +60,20 @@ function seedsOf(config: CoreConfig, deps: ActionDeps): PoolSeed[] {
  * localnet if they are not booked yet.
  */
 export async function composeSwaps(input: {
-  config: CoreConfig;
-  deps: ActionDeps;
-  sql: SqlClient;
+  config: SwapConfig;
+  core: Pick<CoreComposition, 'deps' | 'sql' | 'masterKey' | 'isLocalnet'>;
+  /** Where the OAuth clients (and their webhook URLs) live; the server shares its own. */
   oauthStore: OAuthStore;
-  webhookKey: Uint8Array;
-  isLocalnet: boolean;
-  logger: LoopLogger;
+  logger: RuntimeLogger;
   /** Seed the localnet's pools if they are not booked yet: the server does, a standalone worker does not. */
   seedPools: boolean;
 }): Promise<SwapComposition> {
-  const { config, deps } = input;
-  const swaps = createPgSwapStore(input.sql, { clock: deps.clock });
-  const webhookSecretFor = (clientId: string) => deriveClientWebhookSecret(input.webhookKey, clientId);
+  const { config, core } = input;
+  const { deps, sql } = core;
+  const swaps = createPgSwapStore(sql, { clock: deps.clock });
+  const webhookKey = deriveKey(core.masterKey, 'webhook-signing');
+  const webhookSecretFor = (clientId: string) => deriveClientWebhookSecret(webhookKey, clientId);
+  const webhookUrls = createOutboundGuard({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const base: Omit<SwapDeps, 'aggregator'> = {
     chain: deps.chain,
     keystore: deps.keystore,
@@ -77,12 +83,13 @@ export async function composeSwaps(input: {
     ids: deps.ids,
     currencies: deps.currencies,
     swaps,
-    webhooks: createPgWebhookStore(input.sql),
+    webhooks: createPgWebhookStore(sql),
     clients: input.oauthStore.clients,
-    webhookSender: createWebhookSender({ fetch, secretFor: webhookSecretFor }),
+    webhookSender: createWebhookSender({ guard: webhookUrls, secretFor: webhookSecretFor }),
     swapPolicies: {
       ...DEFAULT_SWAP_POLICIES,
       quoteTtlMs: config.SWAP_QUOTE_TTL_MS,
+      maxOpenQuotesPerClient: config.SWAP_MAX_OPEN_QUOTES_PER_CLIENT,
       webhookMaxAttempts: config.WEBHOOK_MAX_ATTEMPTS,
       webhookRetryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     },
@@ -96,7 +103,7 @@ export async function composeSwaps(input: {
         })
       : createLocalAggregator(base);
   const swapDeps: SwapDeps = { ...base, aggregator };
-  if (input.isLocalnet && input.seedPools) {
+  if (core.isLocalnet && input.seedPools) {
     const seeded = await seedPools(swapDeps, seedsOf(config, deps), {
       feeBufferLamports: BigInt(config.POOL_FEE_BUFFER_SOL) * 1_000_000_000n,
     });
@@ -108,5 +115,6 @@ export async function composeSwaps(input: {
   return {
     deps: swapDeps,
     webhookSecretFor,
+    webhookUrls,
   };
 }

@@ -8,15 +8,11 @@ import {
   trackingPass,
 } from '@token-actions/core';
 
-export interface LoopLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+import type { RuntimeLogger } from './logger.js';
 
 export interface LoopOptions {
   readonly intervalMs: number;
-  readonly logger: LoopLogger;
+  readonly logger: RuntimeLogger;
   /** Names this worker's leases; unique per process. */
   readonly workerId?: string;
   /** Idempotency keys are kept at least this long (24 h). */
@@ -32,15 +28,19 @@ export interface RunningLoops {
   stop(): Promise<void>;
 }
 
+export type PassOptions = Omit<LoopOptions, 'intervalMs'> & {
+  /** Pace of the passes: sizes the tracking and delivery leases. */
+  readonly intervalMs: number;
+};
+
 /**
- * The background work: confirmation tracking, rebroadcast of pending transactions inside their
- * blockhash window, escrow expiry actions, and cleanup of old idempotency keys. A pass never
- * overlaps the previous one, and a failing pass is logged and retried on the next tick.
+ * One pass of the background work: confirmation tracking, rebroadcast of pending transactions
+ * inside their blockhash window, escrow expiry actions, swap settlement and webhook delivery, and
+ * (at most once a minute) cleanup of old idempotency keys. Failures are logged, never thrown past
+ * a step, so one failing step does not starve the others.
  */
-export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops {
+export function createLoopPass(deps: ActionDeps, options: PassOptions): () => Promise<void> {
   const retention = options.idempotencyRetentionMs ?? 24 * 3600_000;
-  let running: Promise<void> | undefined;
-  let stopped = false;
   let lastPurge = 0;
   const workerId = options.workerId ?? `worker-${crypto.randomUUID()}`;
 
@@ -75,6 +75,23 @@ export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops
     else if (delivered.value.retrying + delivered.value.dead > 0)
       options.logger.info(delivered.value, 'webhook deliveries');
   }
+
+  return pass;
+}
+
+/** One pass of every loop, for a scheduler that wakes the process (an edge cron trigger). */
+export async function runLoopsOnce(deps: ActionDeps, options: PassOptions): Promise<void> {
+  await createLoopPass(deps, options)();
+}
+
+/**
+ * The background work on a timer (see `createLoopPass`). A pass never overlaps the previous one,
+ * and a failing pass is logged and retried on the next tick.
+ */
+export function startLoops(deps: ActionDeps, options: LoopOptions): RunningLoops {
+  let running: Promise<void> | undefined;
+  let stopped = false;
+  const pass = createLoopPass(deps, options);
 
   function tick(): Promise<void> {
     if (!running) {

@@ -1,0 +1,116 @@
+import {
+  createEncryptedKeystore,
+  createFeeOracle,
+  createHmacMac,
+  createPgStore,
+  deriveKey,
+  type SqlClient,
+  withSettledTransactionCache,
+} from '@token-actions/adapters/edge';
+import type { ActionDeps, ChainPort, ClockPort, Currencies, IdsPort, PublicKey } from '@token-actions/core';
+import type { ChainConfig, PolicyConfig, StateConfig } from './config/fragments.js';
+
+// The part of the composition root with no file system, embedded database or embedded chain:
+// Node processes (composeCore) and edge workers (runtime/edge) wire the use-cases' ports here.
+
+export const systemClock: ClockPort = { now: () => new Date() };
+
+export const randomIds: IdsPort = {
+  next(prefix) {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return `${prefix}_${Buffer.from(bytes).toString('base64url')}`;
+  },
+};
+
+/** Start-up only: a Result that failed here leaves the process nothing to serve with. */
+export function unwrapOrThrow<T>(
+  r: { isErr(): boolean; value?: T; error?: { message: string } },
+  what: string,
+): T {
+  if (r.isErr()) throw new Error(`${what}: ${r.error!.message}`);
+  return r.value as T;
+}
+
+export interface WireCoreInput {
+  readonly config: PolicyConfig &
+    Pick<StateConfig, 'IDEMPOTENCY_ABANDON_MS'> &
+    Pick<ChainConfig, 'TREASURY_AIRDROP_SOL'>;
+  readonly sql: SqlClient;
+  readonly masterKey: Uint8Array;
+  readonly chain: {
+    readonly chain: ChainPort;
+    readonly currencies: Currencies;
+    readonly isLocalnet: boolean;
+  };
+  /** This process's instance lease: idempotency keys it claims are taken over once it lapses. */
+  readonly instanceId?: string;
+}
+
+/** The use-cases' ports over a migrated database and a chain; service keys created on first use. */
+export async function wireCore(input: WireCoreInput): Promise<ActionDeps> {
+  const { config, sql, masterKey } = input;
+  const { chain, currencies, isLocalnet } = input.chain;
+  const clock = systemClock;
+  const store = withSettledTransactionCache(
+    createPgStore(sql, {
+      clock,
+      idempotencyAbandonAfterMs: config.IDEMPOTENCY_ABANDON_MS,
+      ...(input.instanceId ? { instanceId: input.instanceId } : {}),
+    }),
+  );
+  const keystore = createEncryptedKeystore({ sql, masterKey, clock });
+
+  const named = async (name: string) =>
+    unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);
+  const accounts = {
+    treasury: await named('treasury'),
+    escrowVault: await named('escrow-vault'),
+    mintAuthority: await named('mint-authority'),
+  };
+  // The localnet starts empty: the treasury pays every fee, so it is funded at boot (topped up
+  // after a restart, since the localnet keeps its state).
+  if (isLocalnet) {
+    const treasuryLamports = BigInt(config.TREASURY_AIRDROP_SOL) * 1_000_000_000n;
+    await topUp(chain, currencies, accounts.treasury, treasuryLamports);
+    await topUp(chain, currencies, accounts.escrowVault, 10_000_000n);
+  }
+
+  const [min, low, medium, high, veryHigh] = config.PRIORITY_FEE_FLOORS_MICROLAMPORTS;
+  const fees = createFeeOracle({
+    chain,
+    floors: { Min: min!, Low: low!, Medium: medium!, High: high!, VeryHigh: veryHigh! },
+    ...(config.PRIORITY_FEE_CAP_MICROLAMPORTS !== undefined
+      ? { capMicroLamports: config.PRIORITY_FEE_CAP_MICROLAMPORTS }
+      : {}),
+  });
+
+  return {
+    chain,
+    keystore,
+    store,
+    fees,
+    clock,
+    ids: randomIds,
+    mac: createHmacMac(deriveKey(masterKey, 'preview-mac')),
+    currencies,
+    accounts,
+    policies: {
+      previewTtlMs: config.PREVIEW_TTL_MS,
+      escrowTtlMs: config.ESCROW_TTL_MS,
+      escrowExpiryAction: config.ESCROW_EXPIRY_ACTION,
+    },
+  };
+}
+
+/** Airdrops up to `target` lamports when an account holds less than half of it. */
+async function topUp(
+  chain: ChainPort,
+  currencies: Currencies,
+  owner: PublicKey,
+  target: bigint,
+): Promise<void> {
+  const held = await chain.getBalance(owner, currencies.native);
+  const balance = unwrapOrThrow<bigint>(held, `balance of ${owner}`);
+  if (balance * 2n >= target) return;
+  unwrapOrThrow(await chain.airdrop(owner, currencies.native, target - balance), `funding ${owner}`);
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  // `edge` is its own entry: an edge bundle must not load composeCore's file system and localnet.
+  entry: { index: 'src/index.ts', edge: 'src/edge.ts' },
+  format: ['esm'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  target: 'node20',
+  platform: 'node',
+});
