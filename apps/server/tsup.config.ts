@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
+// The edge worker is bundled apart, for workerd (scripts/build-edge.mjs).
 export default defineConfig({
-  entry: { main: 'src/main.ts', app: 'src/app.ts', edge: 'src/edge.ts', cli: 'src/cli/register-client.ts' },
+  entry: { main: 'src/main.ts', app: 'src/app.ts', cli: 'src/cli/index.ts' },
   format: ['esm'],
   dts: { entry: { app: 'src/app.ts' } },
   sourcemap: true,

@@ -1,116 +1,91 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { isDomainError } from '@token-actions/core';
-import { bodyLimit } from 'hono/body-limit';
-import { HTTPException } from 'hono/http-exception';
-import { apiKeyAuth } from './http/auth.js';
-import { DomainHttpError, publicMessage, statusOf } from './http/errors.js';
-import { idempotency } from './http/idempotency.js';
-import { interfaceAHook } from './http/validation.js';
-import { registerAccountRoutes } from './routes/a/accounts.js';
-import { registerActionRoutes } from './routes/a/actions.js';
-import { registerTransactionRoutes } from './routes/a/transactions.js';
-import { mountInterfaceB } from './routes/b/index.js';
-import { docsPage } from './routes/docs.js';
+import { mountActions } from './actions/index.js';
+import { createAdminApp } from './admin/app.js';
+import { createDocsRoutes } from './docs/routes.js';
+import { BROWSER_PATHS, browserCors } from './http/cors.js';
+import { httpMetrics, metricsEndpoint } from './http/metrics.js';
+import { readinessEndpoint } from './http/readiness.js';
+import { requestId } from './http/request-id.js';
+import { securityHeaders } from './http/security-headers.js';
+import { interfaceAErrorHandler, notFoundA } from './interface-a/render.js';
+import { createOAuthRoutes, type OAuthRoutesDeps } from './oauth/index.js';
+import { registerOAuthDocs } from './oauth/openapi.js';
+import { serveOpenApiDocument } from './openapi/document.js';
+import { createInterfaceA } from './routes/a/index.js';
+import { createInterfaceB, type InterfaceBServices } from './routes/b/index.js';
 import type { AppServices } from './services.js';
 
 export const API_VERSION = '1.1.0';
 
-/** The HTTP app of the service. Runtime-neutral: Node (main.ts) and edge (edge.ts) entries wrap it. */
+/**
+ * The HTTP app of the service. Runtime-neutral: Node (main.ts) and edge (edge.ts) entries wrap it.
+ * Each transport is a sub-app with its own error pipeline (OAuth `{error, error_description}`,
+ * interface B `{code, message, rateLimit}`, interface A `{message}`); what none of them serves
+ * (health, docs, unknown paths) answers in interface A's shape.
+ */
 export function createApp(services: AppServices) {
-  const { deps, logger } = services;
-  const app = new OpenAPIHono({ defaultHook: interfaceAHook });
-
-  app.onError((error, c) => {
-    if (error instanceof DomainHttpError || isDomainError(error)) {
-      const domain = error instanceof DomainHttpError ? error.error : error;
-      const status = statusOf(domain.code);
-      if (status >= 500)
-        logger.error(
-          { code: domain.code, context: domain.context, cause: String(domain.cause ?? '') },
-          'operation failed',
-        );
-      return c.json({ message: publicMessage(domain) }, status);
-    }
-    if (error instanceof HTTPException) {
-      const message =
-        error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
-      return c.json({ message }, error.status);
-    }
-    logger.error({ err: error }, 'unhandled error');
-    return c.json({ message: 'internal server error' }, 500);
-  });
-  app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  const app = new OpenAPIHono();
+  app.onError(interfaceAErrorHandler(services.logger));
+  app.notFound(notFoundA);
+  app.use('*', requestId);
+  if (services.metrics) app.use('*', httpMetrics(services.metrics.instruments));
+  app.use('*', securityHeaders);
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  if (services.readiness) app.get('/readyz', readinessEndpoint(services.readiness));
+  if (services.metrics) {
+    app.get('/metrics', metricsEndpoint(services.metrics.instruments, services.metrics.access));
+  }
 
-  const limitBody = bodyLimit({
-    maxSize: services.maxBodyBytes,
-    // The rest of an oversized body is never read, so the connection cannot carry another request.
-    onError: (c) =>
-      c.json({ message: `request body exceeds ${services.maxBodyBytes} bytes` }, 413, {
-        connection: 'close',
-      }),
-  });
-  // Only requests that can carry a body are limited: the limiter reads the raw request, which on
-  // Node makes the adapter build a full Request for every GET too (a quarter of the read path's CPU).
-  app.use('/v1/api/*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next),
-  );
-  app.use('/v1/api/*', apiKeyAuth(deps.store.apiKeys));
-  app.use('/v1/api/*', async (c, next) => {
-    if (c.req.method === 'POST') {
-      const type = c.req.header('content-type') ?? '';
-      const bodyless =
-        /\/escrows\/[^/]+\/(release|refund)$/.test(c.req.path) || c.req.path === '/v1/api/accounts';
-      if (!bodyless && !/^application\/json\b/i.test(type)) {
-        return c.json({ message: 'Content-Type must be application/json' }, 415);
-      }
-    }
-    await next();
-  });
-  app.use(
-    '/v1/api/*',
-    idempotency(deps.store.idempotency, () => deps.clock.now()),
+  if (services.interfaceB) {
+    const { oauthStore: store, clock } = services.interfaceB;
+    const allowedOrigins = services.corsAllowedOrigins;
+    const cors = browserCors({ store, clock, ...(allowedOrigins ? { allowedOrigins } : {}) });
+    for (const path of BROWSER_PATHS) app.use(path, cors);
+    app.route('/', createOAuthRoutes(oauthDeps(services.interfaceB)));
+    registerOAuthDocs(app.openAPIRegistry);
+    app.route('/', createInterfaceB(services.interfaceB));
+  }
+  mountActions(app, services);
+  app.route('/', createInterfaceA(services));
+  app.route(
+    '/',
+    createAdminApp({
+      store: services.deps.store,
+      clock: services.deps.clock,
+      logger: services.logger,
+      ...(services.adminToken ? { adminToken: services.adminToken } : {}),
+    }),
   );
 
-  if (services.interfaceB) mountInterfaceB(app, services.interfaceB);
-
-  registerActionRoutes(app, services);
-  registerTransactionRoutes(app, services);
-  registerAccountRoutes(app, services);
-
-  // A donation to a currency the service does not support is bad input, not a missing page.
-  app.post('/v1/api/donate/:currency', (c) =>
-    c.json(
-      {
-        message: `unknown currency "${c.req.param('currency').slice(0, 32)}" in the path; use one of ${deps.currencies
-          .codes()
-          .map((code) => code.toLowerCase())
-          .join(', ')}`,
-      },
-      400,
-    ),
-  );
-
-  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'Interface A API key (printed at start-up and written to $DATA_DIR/dev-credentials.json)',
+  serveOpenApiDocument(app, '/v1/openapi.json', {
+    version: API_VERSION,
+    currencies: services.deps.currencies,
   });
-  app.doc31('/v1/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'Token Actions',
-      version: API_VERSION,
-      description:
-        'Interface A: NFT minting, donations, charity donations, merchant payments, and transaction preview, signing and tracking.',
-    },
-    servers: [{ url: '/' }],
-  });
-  app.get('/v1/docs', (c) => c.html(docsPage('/v1/openapi.json')));
+  app.route('/', createDocsRoutes({ specUrl: '/v1/openapi.json', bundle: services.docsBundle }));
 
   services.mount?.(app);
   return app;
+}
+
+/** The OAuth authorization server's settings, from the ones it shares with interface B. */
+function oauthDeps(services: InterfaceBServices): OAuthRoutesDeps {
+  return {
+    store: services.oauthStore,
+    clock: services.clock,
+    issuer: services.issuer,
+    ...(services.adminToken ? { adminToken: services.adminToken } : {}),
+    logger: services.logger,
+    accessTokenTtlSec: services.accessTokenTtlSec,
+    refreshTokenTtlSec: services.refreshTokenTtlSec,
+    codeTtlSec: 60,
+    ...(services.siwsChainId ? { siwsChainId: services.siwsChainId } : {}),
+    ...(services.swaps ? { webhookUrls: services.swaps.webhookUrls } : {}),
+    abuseLimit: {
+      rateLimiter: services.rateLimiter,
+      perAddressPerMinute: services.limits.perAddressPerMinute * 10,
+    },
+  };
 }
 
 export type { AppServices } from './services.js';

@@ -1,14 +1,25 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ApiKeyStore } from '@token-actions/core';
-import { generateApiKey, hashApiKey } from './http/auth.js';
+import {
+  type AdminDeps,
+  createApiKey,
+  DEFAULT_TENANT,
+  hashSecret,
+  isApiKeyActive,
+} from '@token-actions/core';
 
 export const DEV_CREDENTIALS_FILE = 'dev-credentials.json';
 
 export interface DevCredentials {
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** The operator token of the admin API (`Authorization: Bearer <adminToken>`). */
+  readonly adminToken?: string;
   readonly rpcUrl: string;
+  /** The chain's PubSub websocket (a localnet's: its RPC port + 1). */
+  readonly wsUrl?: string;
+  /** The localnet's token mints by ticker: `{"USDC": "…", "<project ticker>": "…"}`. */
+  readonly mints?: Readonly<Record<string, string>>;
   readonly oauth?: { readonly clientId: string; readonly clientSecret: string; readonly redirectUri: string };
 }
 
@@ -21,28 +32,81 @@ async function readPrevious(path: string): Promise<Partial<DevCredentials> | und
 }
 
 /**
- * The development API key: the one from the previous run when the store still knows it (so a
- * restart does not invalidate scripts), otherwise a new one. Only its hash is stored.
+ * The development API key of the default tenant: the one from the previous run while it still
+ * works (so a restart does not invalidate scripts), otherwise a new one. Only its hash is stored.
  */
-export async function ensureDevApiKey(dataDir: string, apiKeys: ApiKeyStore): Promise<string> {
+export async function ensureDevApiKey(dataDir: string, deps: AdminDeps): Promise<string> {
   const previous = await readPrevious(join(dataDir, DEV_CREDENTIALS_FILE));
   if (typeof previous?.apiKey === 'string') {
-    const found = await apiKeys.findByHash(await hashApiKey(previous.apiKey));
-    if (found.isOk() && found.value) return previous.apiKey;
+    const found = await deps.store.apiKeys.findByHash(hashSecret(previous.apiKey));
+    if (found.isOk() && found.value && isApiKeyActive(found.value, deps.clock.now())) return previous.apiKey;
   }
-  const apiKey = generateApiKey();
-  const inserted = await apiKeys.insert({
-    id: `key_${crypto.randomUUID()}`,
-    label: 'development',
-    hash: await hashApiKey(apiKey),
-    createdAt: new Date(),
-  });
-  if (inserted.isErr()) throw new Error(`could not store the development API key: ${inserted.error.message}`);
-  return apiKey;
+  const created = await createApiKey(deps, { label: 'development', tenant: DEFAULT_TENANT });
+  if (created.isErr()) throw new Error(`could not store the development API key: ${created.error.message}`);
+  return created.value.apiKey;
 }
 
+/** web3.js's rule for the websocket of an RPC URL: same host, port + 1 when a port is given. */
+function derivedWebsocketUrl(rpcUrl: string): string | undefined {
+  try {
+    const url = new URL(rpcUrl);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (url.port !== '') url.port = String(Number(url.port) + 1);
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return undefined;
+  }
+}
+
+interface LocalnetMints {
+  readonly wsUrl?: string;
+  readonly currencies?: readonly { readonly code: string; readonly mint?: string }[];
+}
+
+/**
+ * The websocket and the mints, as the chain's own JSON-RPC tells them: a token-actions localnet
+ * (embedded or `pnpm localnet`) answers `localnet_getMints` with both. Any other cluster does not,
+ * and gets the websocket web3.js would derive. Bounded, so a silent endpoint cannot hold start-up.
+ */
+async function chainEndpoints(rpcUrl: string): Promise<Pick<DevCredentials, 'wsUrl' | 'mints'>> {
+  const derived = derivedWebsocketUrl(rpcUrl);
+  const fallback = derived ? { wsUrl: derived } : {};
+  try {
+    const response = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'localnet_getMints', params: [] }),
+      signal: AbortSignal.timeout(2_000),
+    });
+    const answer = ((await response.json()) as { result?: LocalnetMints }).result;
+    if (!answer?.currencies) return fallback;
+    const mints = Object.fromEntries(
+      answer.currencies.flatMap((currency) => (currency.mint ? [[currency.code, currency.mint]] : [])),
+    );
+    return { wsUrl: answer.wsUrl ?? derived, mints };
+  } catch {
+    return fallback;
+  }
+}
+
+/** Writes the file; the websocket and the mints are asked of the chain when not given. */
 export async function writeDevCredentials(dataDir: string, credentials: DevCredentials): Promise<string> {
   const path = join(dataDir, DEV_CREDENTIALS_FILE);
-  await writeFile(path, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  const endpoints =
+    credentials.wsUrl !== undefined && credentials.mints !== undefined
+      ? {}
+      : await chainEndpoints(credentials.rpcUrl);
+  const { baseUrl, apiKey, rpcUrl, oauth } = credentials;
+  const wsUrl = credentials.wsUrl ?? endpoints.wsUrl;
+  const mints = credentials.mints ?? endpoints.mints;
+  const complete: DevCredentials = {
+    baseUrl,
+    apiKey,
+    rpcUrl,
+    ...(wsUrl ? { wsUrl } : {}),
+    ...(mints ? { mints } : {}),
+    ...(oauth ? { oauth } : {}),
+  };
+  await writeFile(path, `${JSON.stringify(complete, null, 2)}\n`, { mode: 0o600 });
   return path;
 }

@@ -1,32 +1,25 @@
-import { type DestinationStream, type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
+import { requestLogFields } from './http/request-context.js';
+import { REDACT_PATHS } from './redact-paths.js';
 
-/** Every path that can carry a secret is censored before a log line is written. */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'headers.authorization',
-  'authorization',
-  'apiKey',
-  'secret',
-  'secretKey',
-  'clientSecret',
-  'client_secret',
-  'masterKey',
-  'access_token',
-  'refresh_token',
-  'code',
-  'preview',
-  '*.apiKey',
-  '*.secret',
-  '*.secretKey',
-  '*.clientSecret',
-  '*.client_secret',
-  '*.access_token',
-  '*.refresh_token',
-];
+export { REDACT_PATHS };
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: undefined }, destination);
+/** What the app logs through: pino on Node, a console-JSON logger on the edge (edge/logger.ts). */
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
 }
 
-export type { Logger };
+/** Every line written while serving a request carries its `requestId` (see http/request-context.ts). */
+export function createLogger(level: string, destination?: DestinationStream): PinoLogger {
+  return pino(
+    {
+      level,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      base: undefined,
+      mixin: requestLogFields,
+    },
+    destination,
+  );
+}

@@ -21,7 +21,7 @@ async function main() {
       `  docs:           ${credentials.baseUrl}/v1/docs`,
       `  openapi:        ${credentials.baseUrl}/v1/openapi.json`,
       `  dev API key:    ${credentials.apiKey}`,
-      `  credentials in: ${running.credentialsPath}`,
+      `  credentials in: ${running.credentialsPath}${credentials.adminToken ? ' (with the admin token)' : ''}`,
       `  try: curl -s -X POST ${credentials.baseUrl}/v1/api/accounts -H "Authorization: Bearer ${credentials.apiKey}"`,
       '',
     ].join('\n'),

@@ -1,11 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { startLoops } from '@token-actions/worker';
+import { startLoops } from '@token-actions/runtime';
+import { resolveAdminToken } from './admin/token.js';
 import { createApp } from './app.js';
 import { compose } from './compose.js';
 import type { ServerConfig } from './config.js';
 import { type DevCredentials, ensureDevApiKey, writeDevCredentials } from './dev-credentials.js';
+import { nodeDocsBundle } from './docs/node-assets.js';
 import type { Logger } from './logger.js';
 import { seedDemoClient } from './oauth/index.js';
 
@@ -21,11 +23,15 @@ export interface RunningServer {
 
 type FetchHandler = ReturnType<typeof createApp>['fetch'];
 
+/** How often Node checks the header and request deadlines of open connections. */
+const CONNECTION_SWEEP_MS = 1_000;
+
 /** Starts the service on Node: composition, HTTP listener, in-process worker loops, dev credentials. */
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
   const composition = await compose(config, logger);
   const { deps } = composition;
-  const apiKey = await ensureDevApiKey(config.DATA_DIR, deps.store.apiKeys);
+  const apiKey = await ensureDevApiKey(config.DATA_DIR, deps);
+  const adminToken = await resolveAdminToken(config, composition.isLocalnet);
 
   // The OAuth issuer is this server's own URL, known once the port is bound (PORT=0 picks one),
   // so the socket is bound first and answers 503 for the moment until the app exists.
@@ -40,7 +46,17 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
         { status: 400, headers: { connection: 'close' } },
       ),
   });
-  const server = createServer(listener);
+  const server = createServer(
+    {
+      // Slowloris and stalled bodies: Node only enforces these on its connection sweep, whose
+      // default period (30 s) would let a request outlive its deadline by that much.
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: CONNECTION_SWEEP_MS,
+    },
+    listener,
+  );
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -55,6 +71,25 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     logger,
     maxBodyBytes: config.MAX_BODY_BYTES,
     isLocalnet: composition.isLocalnet,
+    ...(config.CORS_ALLOWED_ORIGINS ? { corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS } : {}),
+    ...(composition.localnet ? { genesisHash: composition.localnet.genesisHash } : {}),
+    docsBundle: nodeDocsBundle(),
+    ...(adminToken ? { adminToken } : {}),
+    metrics: {
+      instruments: composition.metrics,
+      access: {
+        // The admin API's token (ADMIN_TOKEN, its old name, or generated on a localnet) scrapes it.
+        ...(adminToken ? { token: adminToken } : {}),
+        open: config.METRICS_PUBLIC,
+      },
+    },
+    readiness: {
+      database: () => composition.sql.query('SELECT 1'),
+      chain: async () => {
+        const height = await deps.chain.getBlockHeight();
+        if (height.isErr()) throw new Error(height.error.message);
+      },
+    },
     interfaceB: {
       issuer: baseUrl,
       oauthStore: composition.oauthStore,
@@ -65,7 +100,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
         perClientPerMinute: config.RATE_LIMIT_PER_MINUTE,
         perAddressPerMinute: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
       },
-      ...(config.OAUTH_ADMIN_TOKEN ? { adminToken: config.OAUTH_ADMIN_TOKEN } : {}),
+      ...(adminToken ? { adminToken } : {}),
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
       ...(composition.isLocalnet ? { siwsChainId: 'localnet' } : {}),
@@ -84,6 +119,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const credentials: DevCredentials = {
     baseUrl,
     apiKey,
+    ...(composition.isLocalnet && adminToken ? { adminToken } : {}),
     rpcUrl: deps.chain.cluster.rpcUrl,
     ...(oauth ? { oauth } : {}),
   };

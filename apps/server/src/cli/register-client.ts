@@ -3,17 +3,10 @@
  * only as a hash). Writes to PostgreSQL when DATABASE_URL is set, otherwise to the embedded
  * database under $DATA_DIR/pglite (default .data/pglite).
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import {
-  createPgliteClient,
-  createPgOAuthStore,
-  createPostgresClient,
-  migrate,
-  type SqlClient,
-} from '@token-actions/adapters';
+import { createOutboundGuard, createPgOAuthStore } from '@token-actions/adapters';
 import type { OAuthScope } from '@token-actions/core';
+import { openDatabase, parseEnv, StateConfigSchema, SwapConfigSchema } from '@token-actions/runtime';
 import { registerClient } from '../oauth/clients.js';
 
 const USAGE = `Usage: register-client --name <name> --redirect-uri <url> [--redirect-uri <url> ...]
@@ -25,7 +18,7 @@ Registers an OAuth 2.0 client for interface B and prints its client_id and clien
 
 Database: DATABASE_URL (PostgreSQL) when set, else the embedded PGlite in $DATA_DIR/pglite.
 The embedded database belongs to one process at a time: stop the server first, or register
-through POST /oauth/clients with the admin token instead.`;
+through POST /oauth/clients with the admin token (ADMIN_TOKEN) instead.`;
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let args: ReturnType<typeof parse>;
@@ -47,13 +40,21 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
   const scopes = args.values.scope?.split(/[\s,]+/).filter(Boolean) as OAuthScope[] | undefined;
 
-  const sql: SqlClient = env.DATABASE_URL
-    ? createPostgresClient({ connectionString: env.DATABASE_URL, max: 1 })
-    : await createPgliteClient({ dataDir: join(env.DATA_DIR ?? '.data', 'pglite') });
+  let config: ReturnType<typeof parseStateConfig>;
   try {
-    await migrate(sql);
+    config = parseStateConfig(env);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 2;
+  }
+  const sql = await openDatabase(config, { maxConnections: 1 });
+  try {
     const registered = await registerClient(
-      { store: createPgOAuthStore(sql), clock: { now: () => new Date() } },
+      {
+        store: createPgOAuthStore(sql),
+        clock: { now: () => new Date() },
+        webhookUrls: createOutboundGuard({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
+      },
       {
         name,
         redirectUris,
@@ -84,6 +85,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 }
 
+/** The database's location and the webhook URL rule: the CLI needs no chain, keys or HTTP settings. */
+const CliConfigSchema = StateConfigSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).extend(
+  SwapConfigSchema.pick({ WEBHOOK_ALLOW_PRIVATE: true }).shape,
+);
+
+function parseStateConfig(env: NodeJS.ProcessEnv) {
+  return parseEnv(CliConfigSchema, env);
+}
+
 function parse(argv: readonly string[]) {
   return parseArgs({
     args: [...argv],
@@ -98,20 +108,4 @@ function parse(argv: readonly string[]) {
     strict: true,
     allowPositionals: false,
   });
-}
-
-const invokedDirectly =
-  process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
-if (invokedDirectly) {
-  // `cli.js register-client --name ...` and `cli.js --name ...` both work.
-  const argv = process.argv.slice(2);
-  main(argv[0] === 'register-client' ? argv.slice(1) : argv).then(
-    (code) => process.exit(code),
-    (error: unknown) => {
-      process.stderr.write(
-        `register-client failed: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-      process.exit(1);
-    },
-  );
 }

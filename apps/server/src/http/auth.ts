@@ -1,59 +1,66 @@
-import { type ApiKeyRecord, type ApiKeyStore, sha256Hex } from '@token-actions/core';
+import {
+  type ApiKeyRecord,
+  hashSecret,
+  isApiKeyActive,
+  type StorePort,
+  type Tenant,
+} from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
+import { errorA } from '../interface-a/render.js';
+import { DomainHttpError } from './errors.js';
 
-export const API_KEY_PREFIX = 'ta_';
-
-export async function hashApiKey(key: string): Promise<string> {
-  return sha256Hex(key);
-}
-
-export function generateApiKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(24));
-  return `${API_KEY_PREFIX}${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
+const TOUCH_INTERVAL_MS = 60_000;
 
 export type AuthVariables = {
   apiKey: ApiKeyRecord;
+  /** The key's tenant: whatever the request creates belongs to it, and it sees nothing else. */
+  tenant: Tenant;
   /** The scoped Idempotency-Key of this request, when it has one. */
   requestKey?: string;
 };
 
 /**
  * Interface A authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
- * hashes; a short-lived cache of verified keys keeps the hot path off the database.
+ * hashes; the store the server composes serves verified keys from memory for at most a second and
+ * drops a revoked one at once (adapters' `withApiKeyCache`). A revoked or expired key is refused
+ * like an unknown one.
  */
 export function apiKeyAuth(
-  store: ApiKeyStore,
-  ttlMs = 30_000,
+  store: Pick<StorePort, 'apiKeys' | 'tenants'>,
+  now: () => Date = () => new Date(),
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
-  // Keyed by the presented key itself, so a cache hit costs no hashing; only keys the store
-  // confirmed are kept, for ttlMs, and the map is bounded.
-  const cache = new Map<string, { record: ApiKeyRecord; until: number }>();
+  // When this process last recorded each key's use: the cached record's lastUsedAt lags the
+  // store's by up to the cache TTL, and a busy key must not turn that second into a write each.
+  const touched = new Map<string, number>();
+  const invalid = (c: Parameters<MiddlewareHandler>[0]) =>
+    errorA(c, 401, 'invalid API key', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   return async (c, next) => {
     const header = c.req.header('authorization');
     // The auth scheme is case-insensitive (RFC 9110 section 11.1).
     const match = header ? /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header) : null;
     if (!match) {
-      return c.json({ message: 'missing API key: send Authorization: Bearer <api key>' }, 401, {
+      return errorA(c, 401, 'missing API key: send Authorization: Bearer <api key>', {
         'WWW-Authenticate': 'Bearer',
       });
     }
-    const key = match[1]!;
-    const now = Date.now();
-    let entry = cache.get(key);
-    if (!entry || entry.until < now) {
-      const found = await store.findByHash(await hashApiKey(key));
-      if (found.isErr()) throw found.error;
-      if (!found.value) {
-        return c.json({ message: 'invalid API key' }, 401, {
-          'WWW-Authenticate': 'Bearer error="invalid_token"',
-        });
-      }
-      entry = { record: found.value, until: now + ttlMs };
-      if (cache.size > 1_000) cache.clear();
-      cache.set(key, entry);
+    const found = await store.apiKeys.findByHash(hashSecret(match[1]!));
+    if (found.isErr()) throw new DomainHttpError(found.error);
+    const at = now();
+    const key = found.value;
+    if (!key || !isApiKeyActive(key, at)) return invalid(c);
+    const tenant = await store.tenants.get(key.tenant);
+    if (tenant.isErr()) throw new DomainHttpError(tenant.error);
+    if (!tenant.value) return invalid(c);
+    // Last use is bookkeeping: the store writes it at most once a minute, and a failure to write
+    // it must not fail the request.
+    const last = Math.max(key.lastUsedAt?.getTime() ?? 0, touched.get(key.id) ?? 0);
+    if (last <= at.getTime() - TOUCH_INTERVAL_MS) {
+      if (touched.size >= 10_000) touched.clear();
+      touched.set(key.id, at.getTime());
+      void store.apiKeys.touch(key.id, at);
     }
-    c.set('apiKey', entry.record);
+    c.set('apiKey', key);
+    c.set('tenant', { id: tenant.value.id, treasuryPayments: tenant.value.treasuryPayments });
     await next();
   };
 }

@@ -1,67 +1,65 @@
 import type { DomainError, ErrorCode } from '@token-actions/core';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 
-/** The one place a domain error becomes an HTTP status. */
+/**
+ * The one place a domain error becomes an HTTP status. A record rather than a switch so that a
+ * code added to core fails to compile here until it has a status.
+ */
+const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  INVALID_INPUT: 400,
+  INVALID_AMOUNT: 400,
+  INVALID_PUBLIC_KEY: 400,
+  INVALID_TRANSACTION_ID: 400,
+  UNKNOWN_CURRENCY: 400,
+  UNKNOWN_PRIORITY: 400,
+  UNKNOWN_ACCOUNT: 400,
+  INSUFFICIENT_FUNDS: 400,
+  SIMULATION_FAILED: 400,
+  PREVIEW_INVALID: 400,
+  PREVIEW_EXPIRED: 400,
+  PREVIEW_MISMATCH: 400,
+  NOT_SUPPORTED: 400,
+  UNKNOWN_TOKEN_PAIR: 400,
+  TRANSACTION_MISMATCH: 400,
+  INVALID_SIGNATURE: 400,
+  UNAUTHORIZED: 401,
+  INVALID_TOKEN: 401,
+  WEBHOOK_SIGNATURE_INVALID: 401,
+  INSUFFICIENT_SCOPE: 403,
+  FORBIDDEN: 403,
+  ACCOUNT_NOT_CALLER: 403,
+  TRANSACTION_NOT_FOUND: 404,
+  ESCROW_NOT_FOUND: 404,
+  NFT_NOT_FOUND: 404,
+  SWAP_NOT_FOUND: 404,
+  ACCOUNT_NOT_FOUND: 404,
+  API_KEY_NOT_FOUND: 404,
+  TENANT_NOT_FOUND: 404,
+  ESCROW_NOT_HELD: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  INVALID_STATUS_TRANSITION: 409,
+  QUOTE_EXPIRED: 409,
+  INVALID_PARAMETERS: 422,
+  INSUFFICIENT_LIQUIDITY: 422,
+  AGGREGATOR_NO_ROUTE: 422,
+  RATE_LIMITED: 429,
+  RESERVATION_LIMIT: 429,
+  CHAIN_UNAVAILABLE: 500,
+  STORE_UNAVAILABLE: 500,
+  INTERNAL: 500,
+  AGGREGATOR_UNAVAILABLE: 502,
+};
+
 export function statusOf(code: ErrorCode): ContentfulStatusCode {
-  switch (code) {
-    case 'INVALID_INPUT':
-    case 'INVALID_AMOUNT':
-    case 'INVALID_PUBLIC_KEY':
-    case 'INVALID_TRANSACTION_ID':
-    case 'UNKNOWN_CURRENCY':
-    case 'UNKNOWN_PRIORITY':
-    case 'UNKNOWN_ACCOUNT':
-    case 'INSUFFICIENT_FUNDS':
-    case 'SIMULATION_FAILED':
-    case 'PREVIEW_INVALID':
-    case 'PREVIEW_EXPIRED':
-    case 'PREVIEW_MISMATCH':
-    case 'NOT_SUPPORTED':
-      return 400;
-    case 'UNAUTHORIZED':
-      return 401;
-    case 'TRANSACTION_NOT_FOUND':
-    case 'ESCROW_NOT_FOUND':
-    case 'NFT_NOT_FOUND':
-      return 404;
-    case 'ESCROW_NOT_HELD':
-    case 'IDEMPOTENCY_KEY_REUSED':
-    case 'IDEMPOTENCY_IN_PROGRESS':
-    case 'INVALID_STATUS_TRANSITION':
-      return 409;
-    case 'UNKNOWN_TOKEN_PAIR':
-    case 'TRANSACTION_MISMATCH':
-    case 'INVALID_SIGNATURE':
-      return 400;
-    case 'WEBHOOK_SIGNATURE_INVALID':
-      return 401;
-    case 'SWAP_NOT_FOUND':
-      return 404;
-    case 'QUOTE_EXPIRED':
-      return 409;
-    case 'INVALID_PARAMETERS':
-    case 'INSUFFICIENT_LIQUIDITY':
-    case 'AGGREGATOR_NO_ROUTE':
-      return 422;
-    case 'AGGREGATOR_UNAVAILABLE':
-      return 502;
-    case 'CHAIN_UNAVAILABLE':
-    case 'STORE_UNAVAILABLE':
-    case 'INTERNAL':
-      return 500;
-    default:
-      return 500;
-  }
+  return STATUS[code];
 }
 
-/** Server-side failures are reported without internals; the detail goes to the log only. */
-export function publicMessage(error: DomainError): string {
-  const status = statusOf(error.code);
-  return status >= 500
-    ? 'the service could not complete the operation; it is safe to retry with the same Idempotency-Key'
-    : error.message;
-}
-
+/**
+ * A failed Result on its way out of a route handler. Handlers throw it (through `unwrap`) so the
+ * one error handler of their transport renders it; a handler's return type then only ever holds
+ * its documented success shape.
+ */
 export class DomainHttpError extends Error {
   constructor(readonly error: DomainError) {
     super(error.message);

@@ -1,6 +1,8 @@
 import { type IdempotencyStore, sha256Hex } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
+import { errorA } from '../interface-a/render.js';
 import type { AuthVariables } from './auth.js';
+import { DomainHttpError } from './errors.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -17,7 +19,7 @@ export function idempotency(
     const key = c.req.header('idempotency-key');
     if (c.req.method !== 'POST' || key === undefined) return next();
     if (!KEY.test(key)) {
-      return c.json({ message: 'Idempotency-Key must be 1-255 printable ASCII characters' }, 400);
+      return errorA(c, 400, 'Idempotency-Key must be 1-255 printable ASCII characters');
     }
     const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
     const prefix = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
@@ -25,22 +27,17 @@ export function idempotency(
     joined.set(prefix);
     joined.set(body, prefix.length);
     const requestHash = await sha256Hex(joined);
-    const scope = c.get('apiKey')?.id ?? 'anonymous';
+    // Keys belong to the tenant, not to one API key: a retry with a rotated key still replays.
+    const scope = c.get('tenant')?.id ?? 'anonymous';
 
     const begun = await store.begin(scope, key, requestHash, now());
-    if (begun.isErr()) throw begun.error;
+    if (begun.isErr()) throw new DomainHttpError(begun.error);
     const state = begun.value;
     if (state.state === 'mismatch') {
-      return c.json(
-        { message: 'Idempotency-Key was already used with a different request body or path' },
-        409,
-      );
+      return errorA(c, 409, 'Idempotency-Key was already used with a different request body or path');
     }
     if (state.state === 'in_progress') {
-      return c.json(
-        { message: 'a request with this Idempotency-Key is still in progress; retry shortly' },
-        409,
-      );
+      return errorA(c, 409, 'a request with this Idempotency-Key is still in progress; retry shortly');
     }
     if (state.state === 'completed') {
       return new Response(state.body, {

@@ -1,8 +1,12 @@
-import type { DomainError } from '@token-actions/core';
+import type { ActionOptions, DomainError, Tenant } from '@token-actions/core';
 import type { Result, ResultAsync } from 'neverthrow';
 import { DomainHttpError } from './errors.js';
 
-/** Unwraps a use-case result at the edge: the error goes to the one error mapper via onError. */
+/**
+ * The one way a route handler turns a use-case Result into its answer: the value, or a throw that
+ * the one error handler of the handler's transport renders (interface A `{message}`, interface B
+ * `{code, message, rateLimit}`). The handler itself only builds its documented success body.
+ */
 export async function unwrap<T>(result: ResultAsync<T, DomainError> | Result<T, DomainError>): Promise<T> {
   const settled = await result;
   if (settled.isErr()) throw new DomainHttpError(settled.error);
@@ -11,8 +15,14 @@ export async function unwrap<T>(result: ResultAsync<T, DomainError> | Result<T, 
 
 export const str = (v: bigint | number | undefined) => (v === undefined ? undefined : v.toString());
 
-/** The use-case options a request carries: its scoped idempotency key, set by the idempotency middleware. */
-export function actionOptions(c: { get(key: 'requestKey'): string | undefined }): { requestKey?: string } {
+/**
+ * The use-case options a request carries: the caller's tenant (set by the API-key middleware) and
+ * its scoped idempotency key (set by the idempotency middleware).
+ */
+export function actionOptions(c: {
+  get(key: 'tenant'): Tenant;
+  get(key: 'requestKey'): string | undefined;
+}): ActionOptions {
   const requestKey = c.get('requestKey');
-  return requestKey ? { requestKey } : {};
+  return { tenant: c.get('tenant'), ...(requestKey ? { requestKey } : {}) };
 }

@@ -1,5 +1,3 @@
-import type { Hook } from '@hono/zod-openapi';
-import type { Env } from 'hono';
 import type { z } from 'zod';
 
 /** A zod issue as one sentence that names the field and what was wrong with it. */
@@ -21,10 +19,3 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
     })
     .join('; ');
 }
-
-/** Validation failures of interface A answer 400 `{message}`. */
-export const interfaceAHook: Hook<unknown, Env, string, unknown> = (result, c) => {
-  if (!result.success) {
-    return c.json({ message: `invalid request: ${describeIssues(result.error.issues)}` }, 400);
-  }
-};

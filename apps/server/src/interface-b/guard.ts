@@ -1,21 +1,7 @@
-import type { ClockPort, ErrorCode, OAuthScope, OAuthStore, RateLimiterPort } from '@token-actions/core';
+import type { ClockPort, OAuthScope, OAuthStore, RateLimiterPort } from '@token-actions/core';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { type BearerPrincipal, resolveAccessToken } from '../oauth/tokens.js';
-
-/** The `rateLimit` object of every interface B body. */
-export interface RateLimitInfo {
-  readonly limit: number;
-  readonly remaining: number;
-}
-
-export interface InterfaceBVariables {
-  /** Set for requests bearing an active access token: the wallet, client and scope it speaks for. */
-  principal?: BearerPrincipal;
-  rateLimit?: RateLimitInfo;
-}
-
-export type InterfaceBEnv = { Variables: InterfaceBVariables };
+import { errorB, type InterfaceBEnv, type RateLimitInfo } from './render.js';
 
 export interface InterfaceBGuardDeps {
   readonly store: OAuthStore;
@@ -36,8 +22,8 @@ export interface InterfaceBGuardDeps {
 
 export interface InterfaceBGuard {
   /** Mount first on every interface B route: resolves the bearer token (401 for a bad one), counts
-   * the request (429 when spent), sets the RateLimit headers, and adds `rateLimit` to every JSON
-   * body below it, errors included. Non-JSON errors are turned into `{code, message, rateLimit}`. */
+   * the request (429 when spent), sets the RateLimit headers on the response, and puts the
+   * `rateLimit` state in the context for the bodies built below it. */
   readonly rateLimit: MiddlewareHandler<InterfaceBEnv>;
   /** 401 without a token, 403 `insufficient_scope` without `scope` (RFC 6750 section 3.1). */
   requireScope(scope: OAuthScope): MiddlewareHandler<InterfaceBEnv>;
@@ -57,62 +43,11 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
   const realm = deps.realm ?? 'token-actions';
   const addressOf = deps.addressOf ?? nodeRemoteAddress;
 
-  function errorBody(
-    c: Context,
-    status: ContentfulStatusCode,
-    code: ErrorCode,
-    message: string,
-    headers: Record<string, string> = {},
-  ) {
-    const rateLimit = (c.get('rateLimit') as RateLimitInfo | undefined) ?? { limit: 0, remaining: 0 };
-    return c.json({ code, message, rateLimit }, status, headers);
-  }
-
   function challenge(params: Record<string, string | undefined>): string {
     const parts = Object.entries({ realm, ...params })
       .filter((entry): entry is [string, string] => entry[1] !== undefined)
       .map(([key, value]) => `${key}=${quoted(value)}`);
     return `Bearer ${parts.join(', ')}`;
-  }
-
-  /** Adds `rateLimit` to the JSON body the inner handlers produced (or makes one for a bare error). */
-  async function envelope(c: Context, info: RateLimitInfo) {
-    const res = c.res;
-    const type = res.headers.get('content-type') ?? '';
-    let body: unknown;
-    if (/^application\/([\w.+-]+\+)?json/i.test(type)) {
-      try {
-        body = JSON.parse(await res.clone().text());
-      } catch {
-        body = undefined;
-      }
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        if (res.status < 400) return;
-        body = { code: 'INTERNAL', message: 'the response could not be produced' };
-      } else if (res.status >= 400 && typeof (body as { code?: unknown }).code !== 'string') {
-        // An error rendered outside interface B's routes (malformed JSON, an unknown path) is
-        // {message}; interface B's errors also carry a code.
-        body = { code: res.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT', ...(body as object) };
-      }
-    } else if (res.status >= 400) {
-      body =
-        res.status >= 500
-          ? { code: 'INTERNAL', message: 'internal error' }
-          : {
-              code: 'INVALID_INPUT',
-              message: res.status === 404 ? 'no such route' : 'the request was rejected',
-            };
-    } else {
-      return;
-    }
-    const headers = new Headers(res.headers);
-    headers.delete('content-length');
-    headers.set('content-type', 'application/json; charset=UTF-8');
-    c.res = undefined;
-    c.res = new Response(JSON.stringify({ ...(body as object), rateLimit: info }), {
-      status: res.status,
-      headers,
-    });
   }
 
   const rateLimit: MiddlewareHandler<InterfaceBEnv> = async (c, next) => {
@@ -129,7 +64,7 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
         const resolved = await resolveAccessToken(deps.store, token, now);
         if (resolved.isErr()) {
           c.set('rateLimit', { limit: deps.limits.perAddressPerMinute, remaining: 0 });
-          return errorBody(c, 503, 'STORE_UNAVAILABLE', 'token verification is unavailable, retry shortly');
+          return errorB(c, 503, 'STORE_UNAVAILABLE', 'token verification is unavailable, retry shortly');
         }
         principal = resolved.value ?? undefined;
         if (!principal) tokenProblem = 'the access token is invalid, expired or revoked';
@@ -143,7 +78,7 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
     if (decided.isErr()) {
       // Fails closed: without a counter the limit cannot be kept.
       c.set('rateLimit', { limit, remaining: 0 });
-      return errorBody(c, 503, 'STORE_UNAVAILABLE', 'rate limiting is unavailable, retry shortly');
+      return errorB(c, 503, 'STORE_UNAVAILABLE', 'rate limiting is unavailable, retry shortly');
     }
     const decision = decided.value;
     const info: RateLimitInfo = { limit, remaining: decision.remaining };
@@ -156,24 +91,22 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
     for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
 
     if (!decision.allowed) {
-      return errorBody(
+      return errorB(
         c,
         429,
         'RATE_LIMITED',
         `rate limit of ${limit} requests a minute reached; retry in ${resetSec} s`,
-        {
-          'Retry-After': String(resetSec),
-        },
+        { 'Retry-After': String(resetSec) },
       );
     }
     if (tokenProblem) {
-      return errorBody(c, 401, 'INVALID_TOKEN', tokenProblem, {
+      return errorB(c, 401, 'INVALID_TOKEN', tokenProblem, {
         'WWW-Authenticate': challenge({ error: 'invalid_token', error_description: tokenProblem }),
       });
     }
     if (principal) c.set('principal', principal);
     await next();
-    await envelope(c, info);
+    // Whatever answered below (a handler, the error handler, a 404) carries the headers too.
     for (const [name, value] of Object.entries(rateHeaders)) c.res.headers.set(name, value);
   };
 
@@ -182,13 +115,13 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
       const principal = c.get('principal');
       if (!principal) {
         // RFC 6750 section 3.1: a request without credentials gets a challenge without an error code.
-        return errorBody(c, 401, 'INVALID_TOKEN', 'a bearer access token is required', {
+        return errorB(c, 401, 'INVALID_TOKEN', 'a bearer access token is required', {
           'WWW-Authenticate': challenge({ scope }),
         });
       }
       if (!principal.scope.includes(scope)) {
         const message = `this operation needs the ${scope} scope`;
-        return errorBody(c, 403, 'INSUFFICIENT_SCOPE', message, {
+        return errorB(c, 403, 'INSUFFICIENT_SCOPE', message, {
           'WWW-Authenticate': challenge({ error: 'insufficient_scope', error_description: message, scope }),
         });
       }
@@ -200,8 +133,9 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
 }
 
 /** The principal of a request that passed `requireScope`. */
-export function principalOf(c: Context): BearerPrincipal {
-  const principal = c.get('principal') as BearerPrincipal | undefined;
+// biome-ignore lint/suspicious/noExplicitAny: any path and input; only the variables matter here.
+export function principalOf(c: Context<InterfaceBEnv, any, any>): BearerPrincipal {
+  const principal = c.get('principal');
   if (!principal) throw new Error('principalOf used on a route without requireScope');
   return principal;
 }

@@ -1,9 +1,19 @@
 export {
+  createInterfaceBApp,
+  type InterfaceBApp,
+  type InterfaceBAppOptions,
+} from './app.js';
+export {
   createInterfaceBGuard,
-  type InterfaceBEnv,
   type InterfaceBGuard,
   type InterfaceBGuardDeps,
-  type InterfaceBVariables,
   principalOf,
-  type RateLimitInfo,
 } from './guard.js';
+export {
+  type ErrorLogger,
+  errorB,
+  type InterfaceBEnv,
+  type InterfaceBVariables,
+  okB,
+  type RateLimitInfo,
+} from './render.js';

@@ -22,8 +22,15 @@ function layout(title: string, body: string, cspNonce: string): string {
 <body>${body}</body></html>`;
 }
 
-/** Only own scripts and styles (by nonce), no framing, fetches to this origin only. */
-export function pageSecurityHeaders(cspNonce: string): Record<string, string> {
+/**
+ * Only own scripts and styles (by nonce), no framing, fetches to this origin only, and forms
+ * posted only to this origin (plus `formTargets`: browsers check the redirect that answers a form
+ * against `form-action` too, so the consent page names its client's redirect origin).
+ */
+export function pageSecurityHeaders(
+  cspNonce: string,
+  formTargets: readonly string[] = [],
+): Record<string, string> {
   return {
     'Content-Security-Policy': [
       "default-src 'none'",
@@ -31,6 +38,7 @@ export function pageSecurityHeaders(cspNonce: string): Record<string, string> {
       `style-src 'nonce-${cspNonce}'`,
       "connect-src 'self'",
       "base-uri 'none'",
+      ["form-action 'self'", ...formTargets].join(' '),
       "frame-ancestors 'none'",
     ].join('; '),
     'X-Frame-Options': 'DENY',
@@ -61,6 +69,13 @@ const SCRIPT = `
   var approve = document.getElementById('approve');
   function say(text) { status.textContent = text; }
   function toBase64(bytes) { var s = ''; for (var i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]); return btoa(s); }
+  // The challenge names this very authorization request, so the signature cannot serve another.
+  var REQUEST_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method'];
+  function challengeFields(address) {
+    var fields = { address: address };
+    REQUEST_FIELDS.forEach(function (name) { if (form.elements[name]) fields[name] = form.elements[name].value; });
+    return fields;
+  }
   function addressOf(pk) { if (!pk) return ''; if (typeof pk === 'string') return pk; return pk.toBase58 ? pk.toBase58() : String(pk); }
   approve.addEventListener('click', async function () {
     var provider = window.solana || (window.phantom && window.phantom.solana);
@@ -73,7 +88,7 @@ const SCRIPT = `
       if (!address) throw new Error('the wallet did not share a public key');
       var res = await fetch(form.dataset.challenge, {
         method: 'POST', headers: { 'content-type': 'application/json' }, credentials: 'same-origin',
-        body: JSON.stringify({ address: address, client_id: form.elements.client_id.value, scope: form.elements.scope.value })
+        body: JSON.stringify(challengeFields(address))
       });
       var challenge = await res.json();
       if (!res.ok) throw new Error(challenge.error_description || 'the sign-in challenge failed');

@@ -1,3 +1,4 @@
+export { type SiwsFields, siwsMessage, verifyWalletSignature } from '@token-actions/core';
 export {
   type ClientRegistration,
   checkRedirectUri,
@@ -8,6 +9,10 @@ export {
   registerClient,
   seedDemoClient,
 } from './clients.js';
-export { createOAuthRoutes, type OAuthLogger, type OAuthRoutesDeps } from './routes.js';
-export { type SiwsFields, siwsMessage, verifyWalletSignature } from './siws.js';
+export {
+  createOAuthRoutes,
+  type OAuthLogger,
+  type OAuthRouteContext,
+  type OAuthRoutesDeps,
+} from './routes.js';
 export { type BearerPrincipal, resolveAccessToken } from './tokens.js';

@@ -1,173 +1,188 @@
 import { z } from '@hono/zod-openapi';
+import {
+  ACTION_TYPES,
+  currencyField,
+  ESCROW_EXPIRY_ACTIONS,
+  ESCROW_PURPOSES,
+  ESCROW_STATUSES,
+  PRIORITY_LEVELS,
+  TRANSACTION_KINDS,
+  TX_STATUSES,
+} from '@token-actions/core';
 
+// Request shapes are declared once, in core, where the use-cases take them; the routes' OpenAPI
+// declarations use the same schemas. The responses below are the HTTP rendering of use-case
+// outcomes, so they live here. Closed sets are `z.enum` here: responses are not validated, so the
+// enum only documents what the service sends.
+export {
+  AccountCreateRequest,
+  AirdropRequest,
+  CharityDonationRequest,
+  DonateRequest,
+  MerchantPaymentRequest,
+  MintNftRequest,
+  SwapExecuteRequest,
+  SwapInfoQuery,
+  SwapRequest,
+  TransactionPreviewRequest,
+  TransactionSignRequest,
+} from '@token-actions/core';
+
+const SIGNATURE_EXAMPLE =
+  '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
+const KEY_EXAMPLE = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+
+export const txId = z
+  .string()
+  .openapi({ description: 'Transaction signature (base58, 64 bytes)', example: SIGNATURE_EXAMPLE });
 const publicKey = (description: string) =>
-  z.string().openapi({
-    description: `${description} (base58, 32 bytes)`,
-    example: '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin',
-  });
-const amount = z.string().openapi({
-  description: 'Decimal amount in the currency, e.g. "1.5" (no exponent, at most the currency\'s decimals)',
-  example: '1.5',
+  z.string().openapi({ description: `${description} (base58, 32 bytes)`, example: KEY_EXAMPLE });
+const message = (example: string) => z.string().openapi({ description: 'What happened', example });
+const escrowId = z
+  .string()
+  .openapi({ description: 'Present when the funds went to escrow', example: 'esc_4f1c9a2b' });
+
+export const TransactionStatus = z.enum(TX_STATUSES).openapi('TransactionStatus', {
+  description: 'Commitment reached, or why it never will',
+  example: 'finalized',
 });
-const priority = z
-  .string()
-  .openapi({ description: 'One of VeryHigh, High, Medium, Low, Min', example: 'Medium' });
-const currency = z
-  .string()
-  .openapi({ description: 'One of the supported tickers (SOL, USDC, project token)', example: 'USDC' });
-const txId = z.string().openapi({ description: 'Transaction signature (base58, 64 bytes)' });
 
-export const ErrorResponse = z.object({ message: z.string() }).openapi('ErrorResponse');
-
-export const MintNftRequest = z
-  .strictObject({
-    name: z.string().openapi({ description: 'Name of the NFT (at most 32 bytes)', example: 'Genesis #1' }),
-    symbol: z.string().openapi({ description: 'Symbol of the NFT (at most 10 bytes)', example: 'GEN' }),
-    uri: z.string().openapi({
-      description: 'URI of the metadata (at most 200 bytes)',
-      example: 'https://example.org/1.json',
-    }),
-    owner: publicKey('Wallet receiving the NFT; the treasury when absent').optional(),
-    priority: priority.optional(),
-  })
-  .openapi('MintNftRequest');
+export const ErrorResponse = z
+  .object({ message: z.string().openapi({ example: 'amount must be a positive decimal' }) })
+  .openapi('ErrorResponse', { description: 'Interface A error: one human-readable sentence' });
 
 export const MintNftResponse = z
-  .object({ message: z.string(), transactionId: txId, mint: publicKey('The new NFT mint') })
+  .object({
+    message: message('NFT minted'),
+    transactionId: txId,
+    mint: publicKey('The new NFT mint'),
+  })
   .openapi('MintNftResponse');
 
-export const DonateRequest = z
-  .strictObject({ account: publicKey('Managed sender account'), amount, priority })
-  .openapi('DonateRequest');
-
 export const DonationResponse = z
-  .object({ message: z.string(), transactionId: txId, escrowId: z.string().optional() })
+  .object({
+    message: message('Donation of 1.5 SOL submitted'),
+    transactionId: txId,
+    escrowId: escrowId.optional(),
+  })
   .openapi('DonationResponse');
 
-export const CharityDonationRequest = z
-  .strictObject({
-    charity: publicKey("Charity's account"),
-    amount,
-    currency,
-    useEscrow: z.boolean().optional(),
-    account: publicKey('Paying managed account; the project treasury when absent').optional(),
-    priority: priority.optional(),
-  })
-  .openapi('CharityDonationRequest');
-
-export const MerchantPaymentRequest = z
-  .strictObject({
-    merchant: publicKey("Merchant's account"),
-    amount,
-    currency,
-    useEscrow: z.boolean().optional(),
-    account: publicKey('Paying managed account; the project treasury when absent').optional(),
-    priority: priority.optional(),
-  })
-  .openapi('MerchantPaymentRequest');
-
 export const PaymentResponse = z
-  .object({ message: z.string(), transactionId: txId, escrowId: z.string().optional() })
+  .object({
+    message: message('Payment of 2.5 USDC submitted'),
+    transactionId: txId,
+    escrowId: escrowId.optional(),
+  })
   .openapi('PaymentResponse');
 
-const details = z.record(z.string(), z.unknown()).openapi({
-  description:
-    'Per type: donation {currency, amount, priority}; charity_donation {charity, amount, currency, useEscrow?, priority?}; merchant_payment {merchant, amount, currency, useEscrow?, priority?}; mint {name, symbol, uri, owner?, priority?}',
-});
-const transactionType = z
-  .string()
-  .openapi({ description: 'donation, charity_donation, merchant_payment or mint', example: 'donation' });
-
-export const TransactionPreviewRequest = z
-  .strictObject({ account: publicKey("Sender's account"), transactionType, details })
-  .openapi('TransactionPreviewRequest');
+const baseUnits = (example: string) =>
+  z.string().openapi({ description: 'Base units, a decimal integer string', example });
 
 export const TransactionPreviewResponse = z
   .object({
-    preview: z.string().openapi({ description: 'Opaque, tamper-evident preview to pass to sign' }),
-    transactionType: z.string(),
-    expiresAt: z.string(),
-    feeLamports: z.string(),
-    lastValidBlockHeight: z.string(),
-    balanceChanges: z.array(z.object({ account: z.string(), currency: z.string(), amount: z.string() })),
+    preview: z.string().openapi({
+      description: 'Opaque, tamper-evident preview to pass to sign',
+      example: 'v1.eyJ0eXBlIjoiZG9uYXRpb24ifQ.3q2-7w',
+    }),
+    transactionType: z.enum(ACTION_TYPES).openapi({ example: 'donation' }),
+    expiresAt: z.string().openapi({ format: 'date-time', example: '2025-01-01T12:00:00.000Z' }),
+    feeLamports: baseUnits('5000'),
+    lastValidBlockHeight: z.string().openapi({ example: '1042' }),
+    balanceChanges: z.array(
+      z.object({
+        account: publicKey('Account whose balance changes'),
+        currency: currencyField,
+        amount: z.string().openapi({ description: 'Signed decimal amount', example: '-2.5' }),
+      }),
+    ),
   })
   .openapi('TransactionPreviewResponse');
 
-export const TransactionSignRequest = z
-  .strictObject({ account: publicKey("Sender's account"), transactionType, details, preview: z.string() })
-  .openapi('TransactionSignRequest');
-
 export const TransactionSignResponse = z
   .object({
-    message: z.string(),
+    message: message('Donation of 2.5 USDC submitted'),
     transactionId: txId,
-    escrowId: z.string().optional(),
-    mint: z.string().optional(),
+    escrowId: escrowId.optional(),
+    mint: publicKey('The new NFT mint, for a mint').optional(),
   })
   .openapi('TransactionSignResponse');
 
 export const TransactionTrackingResponse = z
   .object({
     transactionId: txId,
-    explorerUrl: z.string(),
-    status: z.enum(['pending', 'processed', 'confirmed', 'finalized', 'failed', 'expired']),
-    kind: z.string().optional(),
-    priority: z.string().optional(),
-    computeUnitPrice: z.string().optional().openapi({ description: 'Micro-lamports per compute unit' }),
-    computeUnitLimit: z.number().optional(),
-    feeLamports: z.string().optional(),
-    slot: z.string().optional(),
-    error: z.string().optional(),
-    escrowId: z.string().optional(),
-    mint: z.string().optional(),
+    explorerUrl: z.string().openapi({
+      format: 'uri',
+      example: `https://explorer.solana.com/tx/${SIGNATURE_EXAMPLE}?cluster=custom`,
+    }),
+    status: TransactionStatus,
+    kind: z.enum(TRANSACTION_KINDS).optional().openapi({ example: 'donation' }),
+    priority: z.enum(PRIORITY_LEVELS).optional().openapi({ example: 'Medium' }),
+    computeUnitPrice: z
+      .string()
+      .optional()
+      .openapi({ description: 'Micro-lamports per compute unit', example: '1200' }),
+    computeUnitLimit: z.number().int().optional().openapi({ example: 20000 }),
+    feeLamports: baseUnits('5024').optional(),
+    slot: z.string().optional().openapi({ example: '1038' }),
+    error: z.string().optional().openapi({ example: 'the sender cannot pay 2.5 USDC' }),
+    escrowId: escrowId.optional(),
+    mint: publicKey('The minted NFT, for a mint').optional(),
   })
   .openapi('TransactionTrackingResponse');
 
-export const AccountCreateRequest = z
-  .strictObject({ label: z.string().max(64).optional() })
-  .openapi('AccountCreateRequest');
+export const AccountCreateResponse = z
+  .object({ publicKey: publicKey('The new managed account') })
+  .openapi('AccountCreateResponse');
+
 export const AccountResponse = z
   .object({
-    publicKey: z.string(),
-    managed: z.boolean(),
+    publicKey: publicKey('The account'),
+    managed: z.boolean().openapi({ description: 'The service holds its key', example: true }),
     balances: z.array(
-      z.object({ currency: z.string(), amount: z.string(), baseUnits: z.string(), decimals: z.number() }),
+      z.object({
+        currency: currencyField,
+        amount: z.string().openapi({ description: 'Whole units', example: '1000' }),
+        baseUnits: baseUnits('1000000000'),
+        decimals: z.number().int().openapi({ example: 6 }),
+      }),
     ),
   })
   .openapi('AccountResponse');
-export const AirdropRequest = z.strictObject({ currency, amount }).openapi('AirdropRequest');
+
 export const AirdropResponse = z
-  .object({ message: z.string(), transactionId: txId })
+  .object({ message: message('Airdropped 10 SOL'), transactionId: txId })
   .openapi('AirdropResponse');
 
 export const EscrowResponse = z
   .object({
-    id: z.string(),
-    purpose: z.string(),
-    payer: z.string(),
-    beneficiary: z.string(),
-    currency: z.string(),
-    amount: z.string(),
-    status: z.enum(['held', 'released', 'refunded']),
-    fundingTransactionId: z.string(),
-    settlementTransactionId: z.string().optional(),
-    expiresAt: z.string(),
-    expiryAction: z.string(),
-    message: z.string().optional(),
-    transactionId: z.string().optional(),
+    id: z.string().openapi({ example: 'esc_4f1c9a2b' }),
+    purpose: z.enum(ESCROW_PURPOSES).openapi({ example: 'charity_donation' }),
+    payer: publicKey('Who funded the escrow'),
+    beneficiary: publicKey('Who receives it on release'),
+    currency: currencyField,
+    amount: baseUnits('2500000'),
+    status: z.enum(ESCROW_STATUSES).openapi({ example: 'held' }),
+    fundingTransactionId: txId,
+    settlementTransactionId: txId.optional(),
+    expiresAt: z.string().openapi({ format: 'date-time', example: '2025-01-08T12:00:00.000Z' }),
+    expiryAction: z
+      .enum(ESCROW_EXPIRY_ACTIONS)
+      .openapi({ description: 'What the worker does when it expires', example: 'refund' }),
+    message: message('Escrow released').optional(),
+    transactionId: txId.optional(),
   })
   .openapi('Escrow');
 
 export const NftResponse = z
   .object({
-    mint: z.string(),
-    name: z.string(),
-    symbol: z.string(),
-    uri: z.string(),
-    supply: z.string(),
-    decimals: z.number(),
-    mintAuthority: z.string().nullable(),
-    updateAuthority: z.string().nullable(),
-    owner: z.string().nullable(),
+    mint: publicKey('The NFT mint'),
+    name: z.string().openapi({ example: 'Genesis #1' }),
+    symbol: z.string().openapi({ example: 'GEN' }),
+    uri: z.string().openapi({ example: 'https://example.org/1.json' }),
+    supply: z.string().openapi({ example: '1' }),
+    decimals: z.number().int().openapi({ example: 0 }),
+    mintAuthority: publicKey('Mint authority, null once revoked').nullable(),
+    updateAuthority: publicKey('Metadata update authority').nullable(),
+    owner: publicKey('Holder of the token').nullable(),
   })
   .openapi('Nft');

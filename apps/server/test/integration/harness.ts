@@ -19,7 +19,10 @@ export interface Harness {
 }
 
 /** The real service on its embedded defaults (LiteSVM + PGlite), on a free port and a fresh data dir. */
-export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
+export async function startHarness(
+  env: Record<string, string> = {},
+  makeLogger: (level: string) => ReturnType<typeof createLogger> = (level) => createLogger(level),
+): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'token-actions-'));
   const config = parseConfig({
     PORT: '0',
@@ -31,7 +34,7 @@ export async function startHarness(env: Record<string, string> = {}): Promise<Ha
     LOCALNET_RPC_PORT: '0',
     ...env,
   });
-  const server = await startServer(config, createLogger(config.LOG_LEVEL));
+  const server = await startServer(config, makeLogger(config.LOG_LEVEL));
   const { baseUrl, credentials } = server;
   return {
     server,

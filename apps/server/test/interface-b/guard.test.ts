@@ -86,7 +86,7 @@ describe('interface B guard: rate limits and the rateLimit envelope', () => {
     expect(thrown.status).toBe(500);
     expect(await thrown.json()).toEqual({
       code: 'INTERNAL',
-      message: 'internal error',
+      message: 'internal server error',
       rateLimit: { limit: 5, remaining: 2 },
     });
     expect(thrown.headers.get('ratelimit')).toBe('"client";r=2;t=60');
@@ -95,7 +95,11 @@ describe('interface B guard: rate limits and the rateLimit envelope', () => {
       headers: { authorization: `Bearer ${accessToken}` },
     });
     expect(plain.status).toBe(418);
-    expect(await plain.json()).toMatchObject({ code: 'INVALID_INPUT', rateLimit: { remaining: 1 } });
+    expect(await plain.json()).toEqual({
+      code: 'INVALID_INPUT',
+      message: 'teapot',
+      rateLimit: { limit: 5, remaining: 1 },
+    });
 
     const notFound = await h.fetch(`${h.issuer}/v1/no-such-route`, {
       headers: { authorization: `Bearer ${accessToken}` },
@@ -103,9 +107,10 @@ describe('interface B guard: rate limits and the rateLimit envelope', () => {
     expect(notFound.status).toBe(404);
     expect(await notFound.json()).toEqual({
       code: 'INVALID_INPUT',
-      message: 'no such route',
+      message: 'no route for GET /v1/no-such-route',
       rateLimit: { limit: 5, remaining: 0 },
     });
+    expect(notFound.headers.get('ratelimit')).toBe('"client";r=0;t=60');
 
     h.clock.advance(20_000);
     const limited = await callSwap(h, 'GET', accessToken);

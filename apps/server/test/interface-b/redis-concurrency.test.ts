@@ -7,6 +7,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireUnderCi } from '../support/services.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 100;
@@ -28,12 +29,7 @@ async function redisReachable(): Promise<boolean> {
   }
 }
 
-const haveRedis = await redisReachable();
-if (!haveRedis) {
-  console.warn(
-    `SKIPPED: the cross-process rate-limit test needs Redis at ${REDIS_URL} (set TEST_REDIS_URL).`,
-  );
-}
+const haveRedis = requireUnderCi('Redis', REDIS_URL, await redisReachable());
 
 const runId = `${process.pid}-${Date.now()}`;
 const prefix = `ratelimit-test:${runId}:`;

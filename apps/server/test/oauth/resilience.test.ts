@@ -19,7 +19,7 @@ function failingStore(): OAuthStore {
   const healthy = createMemoryOAuthStore();
   return {
     ...healthy,
-    clients: { upsert: down, get: down },
+    clients: { upsert: down, get: down, publicRedirectUris: down },
     findToken: down,
     consumeCode: down,
   };

@@ -104,8 +104,7 @@ export function client(baseUrl: string, apiKey: string) {
   };
 }
 
-export const LOCALNET_MAIN = new URL('../../../../packages/adapters/dist/localnet.js', import.meta.url)
-  .pathname;
+export const LOCALNET_MAIN = new URL('../../../../packages/localnet/dist/main.js', import.meta.url).pathname;
 export const WORKER_MAIN = new URL('../../../worker/dist/main.js', import.meta.url).pathname;
 
 /** Starts `pnpm localnet`'s entry and waits for its LOCALNET_READY line. */

@@ -111,13 +111,18 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: '100000',
     WEBHOOK_SECRET,
     WEBHOOK_RETRY_BASE_MS: '200',
+    // The receiver listens on 127.0.0.1, which the SSRF guard refuses without this.
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    // Must-show 2 races 100 firm quotes from one client; the per-client cap is tested on its own.
+    SWAP_MAX_OPEN_QUOTES_PER_CLIENT: '1000',
     // A small SOL-USDC pool for the concurrency run; a direct SOL-PROJ pool that prices PROJ at
     // half the USDC route, so the aggregator's best PROJ -> SOL route is two hops.
     POOL_NATIVE_STABLE_SEED: '20:3000',
     POOL_NATIVE_PROJECT_SEED: '1000:2000000',
     POOL_STABLE_PROJECT_SEED: '150000:1000000',
   });
-  chain = h.server.composition.deps.chain as never;
+  const { deps, localnet } = h.server.composition;
+  chain = { ...deps.chain, tick: (slots) => localnet!.tick(slots), currencies: deps.currencies };
   const client = await registerOAuthClient(h.baseUrl, ADMIN, { webhookUrl: hookUrl });
   token = await obtainAccessToken(h.baseUrl, client);
   clientSecret = (await b('GET', '/v1/webhooks/secret')).json.secret;

@@ -1,6 +1,7 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { preview, sign, track } from '@token-actions/core';
 import { actionOptions, str, unwrap } from '../../http/respond.js';
+import type { InterfaceAApp } from '../../interface-a/render.js';
 import type { AppServices } from '../../services.js';
 import {
   TransactionPreviewRequest,
@@ -9,29 +10,33 @@ import {
   TransactionSignResponse,
   TransactionTrackingResponse,
 } from '../schemas.js';
-import { errorResponses, jsonBody, notFound, security } from './common.js';
+import {
+  forbidden,
+  IdempotencyHeaders,
+  jsonBody,
+  notFound,
+  ok,
+  readErrors,
+  security,
+  writeErrors,
+} from './common.js';
 
-export function registerTransactionRoutes(app: OpenAPIHono, services: AppServices) {
+export function registerTransactionRoutes(app: InterfaceAApp, services: AppServices) {
   const { deps } = services;
 
   app.openapi(
     createRoute({
       method: 'post',
       path: '/v1/api/transaction/preview',
+      operationId: 'previewTransaction',
       tags: ['Transaction'],
       summary: 'Build a transaction and return a tamper-evident preview of it',
       security,
-      request: { body: jsonBody(TransactionPreviewRequest) },
-      responses: {
-        200: {
-          description: 'Preview',
-          content: { 'application/json': { schema: TransactionPreviewResponse } },
-        },
-        ...errorResponses,
-      },
+      request: { headers: IdempotencyHeaders, body: jsonBody(TransactionPreviewRequest) },
+      responses: { ...ok('Preview', TransactionPreviewResponse), ...writeErrors, ...forbidden },
     }),
     async (c) => {
-      const out = await unwrap(preview(deps, c.req.valid('json')));
+      const out = await unwrap(preview(deps, c.req.valid('json'), c.get('tenant')));
       return c.json(
         {
           preview: out.preview,
@@ -50,20 +55,15 @@ export function registerTransactionRoutes(app: OpenAPIHono, services: AppService
     createRoute({
       method: 'post',
       path: '/v1/api/transaction/sign',
+      operationId: 'signTransaction',
       tags: ['Transaction'],
       summary: 'Sign and send the transaction of a prior preview (once, however often called)',
       security,
-      request: { body: jsonBody(TransactionSignRequest) },
-      responses: {
-        200: {
-          description: 'Signed and submitted',
-          content: { 'application/json': { schema: TransactionSignResponse } },
-        },
-        ...errorResponses,
-      },
+      request: { headers: IdempotencyHeaders, body: jsonBody(TransactionSignRequest) },
+      responses: { ...ok('Signed and submitted', TransactionSignResponse), ...writeErrors, ...forbidden },
     }),
     async (c) => {
-      const out = await unwrap(sign(deps, c.req.valid('json'), actionOptions(c as never)));
+      const out = await unwrap(sign(deps, c.req.valid('json'), actionOptions(c)));
       return c.json(
         {
           message: out.message,
@@ -80,25 +80,26 @@ export function registerTransactionRoutes(app: OpenAPIHono, services: AppService
     createRoute({
       method: 'get',
       path: '/v1/api/transaction/track/{transactionId}',
+      operationId: 'trackTransaction',
       tags: ['Transaction'],
       summary: 'Current status of a transaction',
       security,
       request: {
         params: z.object({
-          transactionId: z.string().openapi({ param: { name: 'transactionId', in: 'path' } }),
+          transactionId: z.string().openapi({
+            param: { name: 'transactionId', in: 'path' },
+            description: 'Transaction signature (base58, 64 bytes)',
+            example:
+              '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW',
+          }),
         }),
       },
-      responses: {
-        200: {
-          description: 'Status',
-          content: { 'application/json': { schema: TransactionTrackingResponse } },
-        },
-        ...errorResponses,
-        ...notFound,
-      },
+      responses: { ...ok('Status', TransactionTrackingResponse), ...readErrors, ...notFound },
     }),
     async (c) => {
-      const out = await unwrap(track(deps, { transactionId: c.req.valid('param').transactionId }));
+      const out = await unwrap(
+        track(deps, { transactionId: c.req.valid('param').transactionId, tenant: c.get('tenant').id }),
+      );
       const r = out.record;
       return c.json(
         {

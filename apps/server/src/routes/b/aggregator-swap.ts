@@ -1,20 +1,16 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { type AggregatorQuote, aggregatorSwap, toBase64 } from '@token-actions/core';
-import type { Context } from 'hono';
-import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
-import type { Logger } from '../../logger.js';
+import { unwrap } from '../../http/respond.js';
+import { type InterfaceBApp, type InterfaceBGuard, okB, principalOf } from '../../interface-b/index.js';
 import type { SwapComposition } from '../../swaps.js';
 import {
   bearerSecurity,
   errorsB,
   extraError,
-  interfaceBHook,
   Quote,
   quoteView,
   RateLimit,
   SwapRequestBody,
-  settle,
-  valid,
 } from './common.js';
 
 /** The aggregator's quote in Jupiter's own shape (amounts as base-unit strings). */
@@ -42,12 +38,12 @@ function jupiterQuote(q: AggregatorQuote) {
 
 const AggregatorResponse = z
   .object({
-    requestId: z.string(),
-    provider: z.string(),
+    requestId: z.string().openapi({ example: 'swp_01J9Z3' }),
+    provider: z.string().openapi({ description: 'Which aggregator routed it', example: 'localnet' }),
     transaction: z
       .string()
       .openapi({ description: 'Base64 wire transaction; the wallet pays the fee and signs' }),
-    lastValidBlockHeight: z.string(),
+    lastValidBlockHeight: z.string().openapi({ example: '1042' }),
     quote: Quote.extend({
       routePlan: z.array(z.record(z.string(), z.unknown())).openapi({ description: "Jupiter's routePlan" }),
       jupiter: z
@@ -60,16 +56,16 @@ const AggregatorResponse = z
 
 /** POST /v1/aggregator/swap. */
 export function registerAggregatorSwapRoute(
-  app: OpenAPIHono,
+  app: InterfaceBApp,
   guard: InterfaceBGuard,
   swaps: SwapComposition,
-  logger: Logger,
 ) {
   const { deps } = swaps;
   app.openapi(
     createRoute({
       method: 'post',
       path: '/v1/aggregator/swap',
+      operationId: 'aggregatorSwap',
       tags: ['Swap'],
       summary:
         'Swap through the aggregator (Jupiter Swap API shape; the localnet default routes over the project pools)',
@@ -86,25 +82,16 @@ export function registerAggregatorSwapRoute(
         ...extraError(502, 'The aggregator failed or is unreachable'),
       },
     }),
-    ((c: Context) =>
-      settle(
-        c,
-        aggregatorSwap(deps, valid<never>(c, 'json'), principalOf(c)),
-        (out) => {
-          const jq = jupiterQuote(out.quote);
-          return c.json(
-            {
-              requestId: out.requestId,
-              provider: out.provider,
-              transaction: toBase64(out.transaction),
-              lastValidBlockHeight: out.lastValidBlockHeight.toString(),
-              quote: { ...quoteView(deps.currencies, out.request), routePlan: jq.routePlan, jupiter: jq },
-            } as never,
-            200,
-          );
-        },
-        (e) => logger.error({ code: e.code, context: e.context }, 'aggregator swap failed'),
-      )) as never,
-    interfaceBHook as never,
+    async (c) => {
+      const out = await unwrap(aggregatorSwap(deps, c.req.valid('json'), principalOf(c)));
+      const jq = jupiterQuote(out.quote);
+      return okB(c, {
+        requestId: out.requestId,
+        provider: out.provider,
+        transaction: toBase64(out.transaction),
+        lastValidBlockHeight: out.lastValidBlockHeight.toString(),
+        quote: { ...quoteView(deps.currencies, out.request), routePlan: jq.routePlan, jupiter: jq },
+      });
+    },
   );
 }

@@ -1,83 +1,113 @@
-import { type Hook, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import {
   type Currencies,
-  type DomainError,
+  currencyField,
+  ERROR_CODES,
   formatAmount,
   ppmToPercent,
+  SWAP_SOURCES,
+  SWAP_STATUSES,
   type SwapHop,
   type SwapRequestRecord,
 } from '@token-actions/core';
-import type { Context, Env } from 'hono';
-import type { Result, ResultAsync } from 'neverthrow';
-import { statusOf } from '../../http/errors.js';
-import { describeIssues } from '../../http/validation.js';
 
 /** OAuth 2.0 bearer token (interface B). */
 export const bearerSecurity = (scope: 'read' | 'write') => [{ oauth2: [scope] }];
 
 export const RateLimit = z
-  .object({ limit: z.number().int(), remaining: z.number().int() })
+  .object({
+    limit: z.number().int().openapi({ example: 600 }),
+    remaining: z.number().int().openapi({ example: 599 }),
+  })
   .openapi('RateLimit', { description: 'Requests a minute and what is left of the current window' });
 
-export const ErrorB = z
-  .object({ code: z.string(), message: z.string(), rateLimit: RateLimit })
-  .openapi('InterfaceBError');
-
-const err = (description: string) => ({ description, content: { 'application/json': { schema: ErrorB } } });
-
-export const errorsB = {
-  400: err('Invalid input; `message` names the problem'),
-  401: err('Missing, invalid or expired bearer token (WWW-Authenticate: Bearer)'),
-  403: err('The token lacks the scope (insufficient_scope)'),
-  429: err('Rate limit reached (Retry-After)'),
-  500: err('Server error'),
-} as const;
-export const extraError = (status: 404 | 409 | 413 | 422 | 502, description: string) => ({
-  [status]: err(description),
+export const ErrorCode = z.enum(ERROR_CODES).openapi('ErrorCode', {
+  description: 'Stable error code: never renamed or reused',
+  example: 'INVALID_INPUT',
 });
 
-/** Body validation failures of interface B answer 400 `{code, message}` (the guard adds rateLimit). */
-export const interfaceBHook: Hook<unknown, Env, string, unknown> = (result, c) => {
-  if (!result.success) {
-    return c.json(
-      { code: 'INVALID_INPUT', message: `invalid request: ${describeIssues(result.error.issues)}` },
-      400,
-    );
-  }
+export const ErrorB = z
+  .object({
+    code: ErrorCode,
+    message: z.string().openapi({ example: 'amount must be a positive decimal' }),
+    rateLimit: RateLimit,
+  })
+  .openapi('InterfaceBError', {
+    description: 'Interface B error: a stable code, a sentence and the rate limit',
+  });
+
+type StatusB = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503;
+
+/** One real answer per status, shown as the example of its error response. */
+const EXAMPLE_B: Record<StatusB, readonly [code: (typeof ERROR_CODES)[number], message: string]> = {
+  400: ['INVALID_INPUT', 'invalid request: amount is required'],
+  401: ['INVALID_TOKEN', 'the access token is invalid, expired or revoked'],
+  403: ['INSUFFICIENT_SCOPE', 'this operation needs the write scope'],
+  404: ['SWAP_NOT_FOUND', 'no swap request with this requestId for this client'],
+  409: ['QUOTE_EXPIRED', 'quote expired: its blockhash is no longer valid; request a new quote'],
+  413: ['INVALID_INPUT', 'notification exceeds 262144 bytes'],
+  422: ['INSUFFICIENT_LIQUIDITY', 'pool SOL-USDC is not available'],
+  429: ['RATE_LIMITED', 'rate limit of 600 requests a minute reached; retry in 12 s'],
+  500: ['INTERNAL', 'the service could not complete the operation; retry shortly'],
+  502: ['AGGREGATOR_UNAVAILABLE', 'the aggregator returned a transaction that cannot be read'],
+  503: ['STORE_UNAVAILABLE', 'rate limiting is unavailable, retry shortly'],
 };
 
-/** The one mapping of a domain error to an interface B answer; 5xx never carry internals. */
-export function errorB(c: Context, error: DomainError) {
-  const status = statusOf(error.code);
-  const message =
-    status >= 500 && status !== 502
-      ? 'the service could not complete the operation; retry shortly'
-      : error.message;
-  return c.json({ code: status >= 500 && status !== 502 ? 'INTERNAL' : error.code, message }, status);
+const HEADERS_B: Partial<
+  Record<StatusB, Record<string, { description: string; schema: { type: 'string' } }>>
+> = {
+  401: {
+    'WWW-Authenticate': { description: 'RFC 6750 Bearer challenge', schema: { type: 'string' } },
+  },
+  403: {
+    'WWW-Authenticate': {
+      description: 'Bearer challenge with error="insufficient_scope"',
+      schema: { type: 'string' },
+    },
+  },
+  429: { 'Retry-After': { description: 'Seconds until the window resets', schema: { type: 'string' } } },
+};
+
+/** An interface B error answer: `{code, message, rateLimit}` with an example. */
+export function errB(status: StatusB, description: string) {
+  const [code, message] = EXAMPLE_B[status];
+  const headers = HEADERS_B[status];
+  return {
+    description,
+    ...(headers ? { headers } : {}),
+    content: {
+      'application/json': {
+        schema: ErrorB,
+        example: { code, message, rateLimit: { limit: 600, remaining: 0 } },
+      },
+    },
+  };
 }
 
-export async function settle<T>(
-  c: Context,
-  result: ResultAsync<T, DomainError> | Result<T, DomainError>,
-  render: (value: T) => Response | Promise<Response>,
-  logError?: (error: DomainError) => void,
-): Promise<Response> {
-  const settled = await result;
-  if (settled.isErr()) {
-    if (statusOf(settled.error.code) >= 500) logError?.(settled.error);
-    return errorB(c, settled.error);
-  }
-  return render(settled.value);
-}
+/** What every guarded interface B operation can answer besides its own errors. */
+export const errorsB = {
+  400: errB(400, 'Invalid input; `message` names the problem'),
+  401: errB(401, 'Missing, invalid or expired bearer token (WWW-Authenticate: Bearer)'),
+  403: errB(403, 'The token lacks the scope (insufficient_scope)'),
+  429: errB(429, 'Rate limit reached (Retry-After)'),
+  500: errB(500, 'Server error'),
+  503: errB(503, 'Token verification or rate limiting is unavailable (fails closed)'),
+};
+export const extraError = <S extends 404 | 409 | 413 | 422 | 502>(status: S, description: string) =>
+  ({ [status]: errB(status, description) }) as Record<S, ReturnType<typeof errB>>;
 
 /** Amounts go out as base-unit integer strings (like Jupiter) with a `…Decimal` twin in whole units. */
-export function amounts(currencies: Currencies, fields: Record<string, { units: bigint; code: string }>) {
-  const out: Record<string, string> = {};
-  for (const [name, { units, code }] of Object.entries(fields)) {
-    out[name] = units.toString();
-    out[`${name}Decimal`] = formatAmount(units, currencies.byCode(code)?.decimals ?? 0);
-  }
-  return out;
+export function amounts<Name extends string>(
+  currencies: Currencies,
+  fields: Record<Name, { units: bigint; code: string }>,
+): Record<Name | `${Name}Decimal`, string> {
+  const entries = (Object.entries(fields) as [Name, { units: bigint; code: string }][]).flatMap(
+    ([name, { units, code }]) => [
+      [name, units.toString()],
+      [`${name}Decimal`, formatAmount(units, currencies.byCode(code)?.decimals ?? 0)],
+    ],
+  );
+  return Object.fromEntries(entries) as Record<Name | `${Name}Decimal`, string>;
 }
 
 export function hopView(currencies: Currencies, hop: SwapHop) {
@@ -139,15 +169,24 @@ export function swapView(currencies: Currencies, r: SwapRequestRecord) {
   };
 }
 
+export const SIGNATURE_EXAMPLE =
+  '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
+export const KEY_EXAMPLE = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
+
+export const SwapStatus = z.enum(SWAP_STATUSES).openapi('SwapStatus', {
+  description: 'prepared (quoted), submitted (sent), landed (finalized), failed or expired',
+  example: 'landed',
+});
+
 const units = z
   .string()
   .openapi({ description: 'Base units, a decimal integer string', example: '149401047' });
 const decimal = z.string().openapi({ description: 'The same amount in whole units', example: '149.401047' });
 const Hop = z
   .object({
-    pool: z.string(),
-    inputToken: z.string(),
-    outputToken: z.string(),
+    pool: z.string().openapi({ example: 'SOL-USDC' }),
+    inputToken: currencyField,
+    outputToken: currencyField,
     inAmount: units,
     inAmountDecimal: decimal,
     outAmount: units,
@@ -159,8 +198,8 @@ const Hop = z
 
 export const Quote = z
   .object({
-    inputToken: z.string(),
-    outputToken: z.string(),
+    inputToken: currencyField,
+    outputToken: currencyField,
     inAmount: units,
     inAmountDecimal: decimal,
     outAmount: units,
@@ -169,46 +208,29 @@ export const Quote = z
     minOutAmountDecimal: decimal,
     feeAmount: units,
     feeAmountDecimal: decimal,
-    priceImpactPct: z.string().openapi({ description: 'Percent, e.g. "0.0996" = 0.0996%' }),
-    slippageBps: z.number().int(),
+    priceImpactPct: z
+      .string()
+      .openapi({ description: 'Percent, e.g. "0.0996" = 0.0996%', example: '0.0996' }),
+    slippageBps: z.number().int().openapi({ example: 50 }),
     route: z.array(Hop),
   })
   .openapi('SwapQuote');
 
 export const SwapItem = z
   .object({
-    requestId: z.string(),
-    source: z.string(),
-    status: z.string(),
-    transactionId: z.string().optional(),
-    account: z.string(),
-    inputToken: z.string(),
-    outputToken: z.string(),
+    requestId: z.string().openapi({ example: 'swp_01J9Z3' }),
+    source: z.enum(SWAP_SOURCES).openapi({ example: 'project' }),
+    status: SwapStatus,
+    transactionId: z.string().optional().openapi({ example: SIGNATURE_EXAMPLE }),
+    account: z.string().openapi({ example: KEY_EXAMPLE }),
+    inputToken: currencyField,
+    outputToken: currencyField,
     inAmount: units,
     inAmountDecimal: decimal,
     outAmount: units,
     outAmountDecimal: decimal,
-    createdAt: z.string(),
+    createdAt: z.string().openapi({ format: 'date-time', example: '2025-01-01T12:00:00.000Z' }),
   })
   .openapi('SwapHistoryItem');
 
-export const SwapRequestBody = z
-  .strictObject({
-    tokenPair: z
-      .string()
-      .openapi({ description: 'INPUT-OUTPUT tickers, e.g. SOL-USDC', example: 'SOL-USDC' }),
-    amount: z
-      .string()
-      .openapi({ description: 'Input amount in whole units, a decimal string', example: '1.5' }),
-    slippageBps: z.number().int().optional().openapi({ description: '0-5000, default 50' }),
-    account: z
-      .string()
-      .optional()
-      .openapi({ description: "Wallet that swaps and signs; the token's wallet by default" }),
-  })
-  .openapi('SwapRequest');
-
-/** The validated part of a request (typed loosely: the guard's middleware hides zod-openapi's inference). */
-export function valid<T>(c: Context, target: 'json' | 'query'): T {
-  return (c.req as unknown as { valid(t: string): T }).valid(target);
-}
+export { SwapRequest as SwapRequestBody } from '../schemas.js';

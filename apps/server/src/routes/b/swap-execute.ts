@@ -1,47 +1,32 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import { executeSwap } from '@token-actions/core';
-import type { Context } from 'hono';
-import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
-import type { Logger } from '../../logger.js';
+import { unwrap } from '../../http/respond.js';
+import { type InterfaceBApp, type InterfaceBGuard, okB, principalOf } from '../../interface-b/index.js';
 import type { SwapComposition } from '../../swaps.js';
-import { bearerSecurity, errorsB, extraError, interfaceBHook, RateLimit, settle, valid } from './common.js';
-
-const ExecuteBody = z
-  .strictObject({
-    requestId: z.string().openapi({ description: 'From POST /project/swap or /aggregator/swap' }),
-    signedTransaction: z
-      .string()
-      .openapi({ description: 'The returned transaction, base64, signed by the wallet' }),
-  })
-  .openapi('SwapExecuteRequest');
+import { SwapExecuteRequest, TransactionStatus } from '../schemas.js';
+import { bearerSecurity, errorsB, extraError, RateLimit, SIGNATURE_EXAMPLE } from './common.js';
 
 const ExecuteResponse = z
   .object({
-    requestId: z.string(),
-    transactionId: z.string(),
-    status: z
-      .string()
-      .openapi({ description: 'pending, processed, confirmed, finalized, failed or expired' }),
+    requestId: z.string().openapi({ example: 'swp_01J9Z3' }),
+    transactionId: z.string().openapi({ example: SIGNATURE_EXAMPLE }),
+    status: TransactionStatus,
     rateLimit: RateLimit,
   })
   .openapi('SwapExecuteResponse');
 
 /** POST /v1/swap/execute. */
-export function registerSwapExecuteRoute(
-  app: OpenAPIHono,
-  guard: InterfaceBGuard,
-  swaps: SwapComposition,
-  logger: Logger,
-) {
+export function registerSwapExecuteRoute(app: InterfaceBApp, guard: InterfaceBGuard, swaps: SwapComposition) {
   app.openapi(
     createRoute({
       method: 'post',
       path: '/v1/swap/execute',
+      operationId: 'executeSwap',
       tags: ['Swap'],
       summary: 'Land a prepared swap once the wallet signed it (exactly the prepared message, once)',
       security: bearerSecurity('write'),
       middleware: [guard.requireScope('write')] as const,
-      request: { body: { required: true, content: { 'application/json': { schema: ExecuteBody } } } },
+      request: { body: { required: true, content: { 'application/json': { schema: SwapExecuteRequest } } } },
       responses: {
         200: {
           description: 'Recorded and sent',
@@ -52,17 +37,9 @@ export function registerSwapExecuteRoute(
         ...extraError(409, 'Quote expired (blockhash passed): nothing was sent'),
       },
     }),
-    ((c: Context) =>
-      settle(
-        c,
-        executeSwap(swaps.deps, valid<never>(c, 'json'), principalOf(c)),
-        (out) =>
-          c.json(
-            { requestId: out.requestId, transactionId: out.transactionId, status: out.status } as never,
-            200,
-          ),
-        (e) => logger.error({ code: e.code, context: e.context }, 'swap execute failed'),
-      )) as never,
-    interfaceBHook as never,
+    async (c) => {
+      const out = await unwrap(executeSwap(swaps.deps, c.req.valid('json'), principalOf(c)));
+      return okB(c, { requestId: out.requestId, transactionId: out.transactionId, status: out.status });
+    },
   );
 }

@@ -1,21 +1,39 @@
-import { createRoute, type OpenAPIHono, z } from '@hono/zod-openapi';
-import { domainError, parseCompletionPayload, transactionComplete } from '@token-actions/core';
+import { createRoute, z } from '@hono/zod-openapi';
+import { domainError, parseCompletionPayload, TX_STATUSES, transactionComplete } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
-import { type InterfaceBGuard, principalOf } from '../../interface-b/index.js';
-import type { Logger } from '../../logger.js';
+import { DomainHttpError } from '../../http/errors.js';
+import { unwrap } from '../../http/respond.js';
+import {
+  errorB,
+  type InterfaceBApp,
+  type InterfaceBEnv,
+  type InterfaceBGuard,
+  okB,
+  principalOf,
+} from '../../interface-b/index.js';
 import type { SwapComposition } from '../../swaps.js';
-import { bearerSecurity, ErrorB, errorB, errorsB, extraError, RateLimit, settle } from './common.js';
+import {
+  bearerSecurity,
+  errB,
+  errorsB,
+  extraError,
+  RateLimit,
+  SIGNATURE_EXAMPLE,
+  SwapStatus,
+} from './common.js';
 
 const MAX_NOTIFICATION_BYTES = 256 * 1024;
 
 const CompletionBody = z
   .union([
     z.object({
-      transactionId: z.string(),
+      transactionId: z.string().openapi({ example: SIGNATURE_EXAMPLE }),
       status: z.string().openapi({
-        description: 'What the sender claims: processed, confirmed, finalized, failed or expired',
+        description: 'What the sender claims (checked against the chain, never trusted)',
+        enum: [...TX_STATUSES],
+        example: 'finalized',
       }),
-      slot: z.number().int().optional(),
+      slot: z.number().int().optional().openapi({ example: 1038 }),
       error: z.unknown().optional(),
     }),
     z
@@ -27,16 +45,17 @@ const CompletionBody = z
 const CompletionResponse = z
   .object({
     received: z.literal(true),
-    duplicate: z.boolean(),
+    duplicate: z.boolean().openapi({ description: 'This webhook-id was seen before', example: false }),
     results: z.array(
       z.object({
-        transactionId: z.string(),
-        claimed: z.string().optional(),
-        status: z
-          .string()
-          .openapi({ description: 'The status after re-checking the chain; unknown if never seen' }),
-        swapRequestId: z.string().optional(),
-        swapStatus: z.string().optional(),
+        transactionId: z.string().openapi({ example: SIGNATURE_EXAMPLE }),
+        claimed: z.string().optional().openapi({ example: 'finalized' }),
+        status: z.enum([...TX_STATUSES, 'unknown']).openapi({
+          description: 'The status after re-checking the chain; unknown if never seen',
+          example: 'finalized',
+        }),
+        swapRequestId: z.string().optional().openapi({ example: 'swp_01J9Z3' }),
+        swapStatus: SwapStatus.optional(),
       }),
     ),
     rateLimit: RateLimit,
@@ -44,21 +63,17 @@ const CompletionResponse = z
   .openapi('TransactionCompleteResponse');
 
 /** POST /v1/webhooks/transaction-complete and GET /v1/webhooks/secret. */
-export function registerWebhookRoutes(
-  app: OpenAPIHono,
-  guard: InterfaceBGuard,
-  swaps: SwapComposition,
-  logger: Logger,
-) {
+export function registerWebhookRoutes(app: InterfaceBApp, guard: InterfaceBGuard, swaps: SwapComposition) {
   const path = '/v1/webhooks/transaction-complete';
   // With WEBHOOK_SECRET the Standard Webhooks signature is the credential (a notifier cannot run
   // an OAuth flow); without one the caller needs an OAuth token with the write scope.
-  const authenticate: MiddlewareHandler = (c, next) =>
-    swaps.inbound ? next() : guard.requireScope('write')(c as never, next);
+  const authenticate: MiddlewareHandler<InterfaceBEnv> = (c, next) =>
+    swaps.inbound ? next() : guard.requireScope('write')(c, next);
 
   app.openAPIRegistry.registerPath({
     method: 'post',
     path,
+    operationId: 'notifyTransactionComplete',
     tags: ['Webhook'],
     summary: 'A transaction completed (a hint: the chain is re-checked before any status changes)',
     description:
@@ -71,10 +86,7 @@ export function registerWebhookRoutes(
         content: { 'application/json': { schema: CompletionResponse } },
       },
       ...errorsB,
-      401: {
-        description: 'Bad or stale signature, or no valid token',
-        content: { 'application/json': { schema: ErrorB } },
-      },
+      401: errB(401, 'Bad or stale signature, or no valid token'),
       ...extraError(413, 'Body too large'),
     },
   });
@@ -82,10 +94,7 @@ export function registerWebhookRoutes(
   app.post(path, authenticate, async (c) => {
     const raw = await c.req.text();
     if (raw.length > MAX_NOTIFICATION_BYTES) {
-      return c.json(
-        { code: 'INVALID_INPUT', message: `notification exceeds ${MAX_NOTIFICATION_BYTES} bytes` },
-        413,
-      );
+      return errorB(c, 413, 'INVALID_INPUT', `notification exceeds ${MAX_NOTIFICATION_BYTES} bytes`);
     }
     let webhookId = c.req.header('webhook-id');
     if (swaps.inbound) {
@@ -95,9 +104,8 @@ export function registerWebhookRoutes(
         'webhook-signature': c.req.header('webhook-signature'),
       });
       if (!verified.ok) {
-        return verified.reason === 'missing_headers'
-          ? errorB(c, domainError('INVALID_INPUT', verified.message))
-          : errorB(c, domainError('WEBHOOK_SIGNATURE_INVALID', verified.message));
+        const code = verified.reason === 'missing_headers' ? 'INVALID_INPUT' : 'WEBHOOK_SIGNATURE_INVALID';
+        throw new DomainHttpError(domainError(code, verified.message));
       }
       webhookId = verified.id;
     }
@@ -105,25 +113,25 @@ export function registerWebhookRoutes(
     try {
       body = JSON.parse(raw);
     } catch {
-      return errorB(c, domainError('INVALID_INPUT', 'invalid notification payload: the body is not JSON'));
+      throw new DomainHttpError(
+        domainError('INVALID_INPUT', 'invalid notification payload: the body is not JSON'),
+      );
     }
-    const claims = parseCompletionPayload(body);
-    if (claims.isErr()) return errorB(c, claims.error);
-    return settle(
-      c,
+    const claims = await unwrap(parseCompletionPayload(body));
+    const out = await unwrap(
       transactionComplete(swaps.deps, {
         ...(webhookId ? { webhookId: webhookId.slice(0, 256) } : {}),
-        claims: claims.value,
+        claims,
       }),
-      (out) => c.json({ received: true, duplicate: out.duplicate, results: out.results }, 200),
-      (e) => logger.error({ code: e.code, context: e.context }, 'transaction-complete failed'),
     );
+    return okB(c, { received: true, duplicate: out.duplicate, results: out.results });
   });
 
   app.openapi(
     createRoute({
       method: 'get',
       path: '/v1/webhooks/secret',
+      operationId: 'getWebhookSecret',
       tags: ['Webhook'],
       summary: "The Standard Webhooks secret this client's notifications are signed with",
       security: bearerSecurity('write'),
@@ -133,12 +141,14 @@ export function registerWebhookRoutes(
           description: 'Signing secret',
           content: {
             'application/json': {
-              schema: z.object({
-                clientId: z.string(),
-                secret: z.string(),
-                scheme: z.string(),
-                rateLimit: RateLimit,
-              }),
+              schema: z
+                .object({
+                  clientId: z.string().openapi({ example: 'demo-client' }),
+                  secret: z.string().openapi({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+                  scheme: z.literal('Standard Webhooks v1 (HMAC-SHA256)'),
+                  rateLimit: RateLimit,
+                })
+                .openapi('WebhookSecretResponse'),
             },
           },
         },
@@ -147,14 +157,11 @@ export function registerWebhookRoutes(
     }),
     (c) => {
       const { clientId } = principalOf(c);
-      return c.json(
-        {
-          clientId,
-          secret: swaps.webhookSecretFor(clientId),
-          scheme: 'Standard Webhooks v1 (HMAC-SHA256)',
-        } as never,
-        200,
-      );
+      return okB(c, {
+        clientId,
+        secret: swaps.webhookSecretFor(clientId),
+        scheme: 'Standard Webhooks v1 (HMAC-SHA256)' as const,
+      });
     },
   );
 }

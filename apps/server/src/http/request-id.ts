@@ -1,0 +1,22 @@
+import type { MiddlewareHandler } from 'hono';
+import { runInRequest } from './request-context.js';
+
+/** A caller's id is kept when it is short and plain: it ends up in logs and headers verbatim. */
+const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export const REQUEST_ID_HEADER = 'X-Request-Id';
+
+export type RequestIdVariables = { requestId: string };
+
+/**
+ * `X-Request-Id` on every answer: the caller's own when well-formed (so a trace crosses a proxy
+ * or a client's logs), else a fresh UUID. The request then runs inside its request context, so
+ * every log line written while serving it carries `requestId`.
+ */
+export const requestId: MiddlewareHandler<{ Variables: RequestIdVariables }> = async (c, next) => {
+  const offered = c.req.header(REQUEST_ID_HEADER);
+  const id = offered !== undefined && WELL_FORMED.test(offered) ? offered : crypto.randomUUID();
+  c.set('requestId', id);
+  await runInRequest({ requestId: id }, () => next());
+  c.res.headers.set(REQUEST_ID_HEADER, id);
+};

@@ -1,0 +1,86 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { apiKeyAuth } from '../../http/auth.js';
+import { idempotency } from '../../http/idempotency.js';
+import { rejectDuplicateJsonKeys } from '../../http/json-duplicates.js';
+import {
+  errorA,
+  type InterfaceAApp,
+  type InterfaceAEnv,
+  interfaceAErrorHandler,
+  interfaceAHook,
+} from '../../interface-a/render.js';
+import type { AppServices } from '../../services.js';
+import { registerAccountRoutes } from './accounts.js';
+import { registerActionRoutes } from './actions.js';
+import { registerTransactionRoutes } from './transactions.js';
+
+/**
+ * Interface A (`/v1/api/...`) as a sub-app with its one error pipeline: one validation hook and
+ * one error handler, both rendering `{message}` through `errorA`, behind the body limit, API key,
+ * content type and Idempotency-Key checks.
+ */
+export function createInterfaceA(services: AppServices): InterfaceAApp {
+  const { deps } = services;
+  const app: InterfaceAApp = new OpenAPIHono<InterfaceAEnv>({ defaultHook: interfaceAHook });
+  app.onError(interfaceAErrorHandler(services.logger));
+
+  const limitBody = bodyLimit({
+    maxSize: services.maxBodyBytes,
+    // The rest of an oversized body is never read, so the connection cannot carry another request.
+    onError: (c) =>
+      errorA(c, 413, `request body exceeds ${services.maxBodyBytes} bytes`, { connection: 'close' }),
+  });
+  // Only requests that can carry a body are limited: the limiter reads the raw request, which on
+  // Node makes the adapter build a full Request for every GET too (a quarter of the read path's CPU).
+  app.use('/v1/api/*', (c, next) =>
+    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next),
+  );
+  app.use(
+    '/v1/api/*',
+    apiKeyAuth(deps.store, () => deps.clock.now()),
+  );
+  app.use('/v1/api/*', requireJsonBody);
+  app.use('/v1/api/*', rejectDuplicateJsonKeys);
+  app.use(
+    '/v1/api/*',
+    idempotency(deps.store.idempotency, () => deps.clock.now()),
+  );
+
+  registerActionRoutes(app, services);
+  registerTransactionRoutes(app, services);
+  registerAccountRoutes(app, services);
+
+  // A donation to a currency the service does not support is bad input, not a missing page.
+  app.post('/v1/api/donate/:currency', (c) =>
+    errorA(
+      c,
+      400,
+      `unknown currency "${c.req.param('currency').slice(0, 32)}" in the path; use one of ${deps.currencies
+        .codes()
+        .map((code) => code.toLowerCase())
+        .join(', ')}`,
+    ),
+  );
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'Interface A API key (printed at start-up and written to $DATA_DIR/dev-credentials.json)',
+  });
+  return app;
+}
+
+/** Every POST carries JSON, except the ones that take no body at all. */
+const requireJsonBody: MiddlewareHandler<InterfaceAEnv> = async (c, next) => {
+  if (c.req.method === 'POST') {
+    const type = c.req.header('content-type') ?? '';
+    const bodyless =
+      /\/escrows\/[^/]+\/(release|refund)$/.test(c.req.path) || c.req.path === '/v1/api/accounts';
+    if (!bodyless && !/^application\/json\b/i.test(type)) {
+      return errorA(c, 415, 'Content-Type must be application/json');
+    }
+  }
+  await next();
+};

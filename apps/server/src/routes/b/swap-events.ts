@@ -1,0 +1,94 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  SWAP_SOURCES,
+  type SwapStatus as SwapStatusValue,
+  type TxStatus,
+  tokenPairField,
+} from '@token-actions/core';
+import { KEY_EXAMPLE, SIGNATURE_EXAMPLE, SwapStatus } from './common.js';
+
+/**
+ * The events the service sends (OpenAPI 3.1 `webhooks`): one per swap reaching a terminal status,
+ * POSTed to the client's registered `webhook_url`, signed with Standard Webhooks. The payload is
+ * `swapEventPayload` in core (use-cases/swap-settle.ts); the OpenAPI test checks a real one
+ * against this declaration.
+ */
+/** The terminal swap statuses, each with the status its transaction reached (core's payload). */
+const transactionStatus = {
+  landed: 'finalized',
+  failed: 'failed',
+  expired: 'expired',
+} as const satisfies Partial<Record<SwapStatusValue, TxStatus>>;
+type TerminalStatus = keyof typeof transactionStatus;
+const TERMINAL = Object.keys(transactionStatus) as TerminalStatus[];
+
+const headers = z.object({
+  'webhook-id': z.string().openapi({
+    param: { name: 'webhook-id', in: 'header' },
+    description: 'Unique per event and stable across retries: deduplicate on it',
+    example: 'msg_swp_01J9Z3_landed',
+  }),
+  'webhook-timestamp': z.string().openapi({
+    param: { name: 'webhook-timestamp', in: 'header' },
+    description: 'Unix seconds of this attempt; reject it when more than 5 minutes off',
+    example: '1735732800',
+  }),
+  'webhook-signature': z.string().openapi({
+    param: { name: 'webhook-signature', in: 'header' },
+    description:
+      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the secret of GET /v1/webhooks/secret',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  }),
+});
+
+function eventSchema(status: TerminalStatus) {
+  const type = `swap.${status}` as const;
+  return z
+    .object({
+      type: z.literal(type),
+      timestamp: z.string().openapi({ format: 'date-time', example: '2025-01-01T12:00:00.000Z' }),
+      data: z.object({
+        requestId: z.string().openapi({ example: 'swp_01J9Z3' }),
+        status: SwapStatus,
+        transactionStatus: z.literal(transactionStatus[status]),
+        transactionId: z.string().optional().openapi({ example: SIGNATURE_EXAMPLE }),
+        source: z.enum(SWAP_SOURCES).openapi({ example: 'project' }),
+        tokenPair: tokenPairField,
+        account: z.string().openapi({ description: 'The wallet that swapped', example: KEY_EXAMPLE }),
+        inAmount: z.string().openapi({ description: 'Base units of the input token', example: '1500000000' }),
+        outAmount: z
+          .string()
+          .openapi({ description: 'Base units of the output token', example: '224101570' }),
+        error: z.string().optional().openapi({ example: 'the blockhash expired before the swap landed' }),
+      }),
+    })
+    .openapi(`SwapEvent${status.charAt(0).toUpperCase()}${status.slice(1)}`, {
+      description: `Sent once the swap is ${status}`,
+    });
+}
+
+export const SWAP_EVENT_TYPES = TERMINAL.map((status) => `swap.${status}`);
+
+/** Declares the outbound `swap.*` events as OpenAPI webhooks. */
+export function registerSwapEvents(registry: OpenAPIHono['openAPIRegistry']): void {
+  for (const status of TERMINAL) {
+    registry.registerWebhook({
+      method: 'post',
+      path: `swap.${status}`,
+      operationId: `swap${status.charAt(0).toUpperCase()}${status.slice(1)}Event`,
+      tags: ['Webhook'],
+      security: [{ standardWebhooks: [] }],
+      summary: `swap.${status}: a swap reached ${status}`,
+      description:
+        'POSTed to the webhook_url of the client that requested the swap (Content-Type: application/json). Answer 2xx within 10 s; any other answer or a timeout is retried with exponential backoff and jitter until the attempts run out.',
+      request: {
+        headers,
+        body: { required: true, content: { 'application/json': { schema: eventSchema(status) } } },
+      },
+      responses: {
+        200: { description: 'Received (any 2xx); the event is not sent again' },
+        500: { description: 'Any other status, or no answer: the event is sent again later' },
+      },
+    });
+  }
+}
