@@ -1,6 +1,6 @@
 // Scale run of transaction tracking: the cost of one confirmation sweep (core's `sweepUnsettled`,
 // and the worker's leased `trackingPass`) over 10, 1,000 and 10,000 unsettled transactions, with
-// chain calls counted by a wrapper around the chain port. Real adapters: LiteSVM chain, pg store on
+// chain calls counted by a wrapper around the chain port. Real adapters: the in-process chain on the localnet, pg store on
 // an in-memory PGlite. The transactions are real donations made through core's `donate`.
 // Prints one JSON line.
 //
@@ -11,6 +11,7 @@ const load = (name) => importFrom('apps/server', name);
 const core = await load('@token-actions/core');
 const testing = await load('@token-actions/core/testing');
 const adapters = await load('@token-actions/adapters');
+const { createLocalnet } = await importFrom('apps/worker', '@token-actions/localnet');
 
 const sizes = (process.argv[2] ?? '10,1000,10000').split(',').map(Number);
 
@@ -43,7 +44,8 @@ function unwrap(result, what) {
 }
 
 async function deployment() {
-  const chain = await adapters.createLiteSvmChain({ slotIntervalMs: 0, finalityDepthSlots: 32 });
+  const localnet = await createLocalnet({ slotIntervalMs: 0, finalityDepthSlots: 32 });
+  const chain = adapters.createInProcessChain(localnet);
   const rawSql = await adapters.createPgliteClient({});
   await adapters.migrate(rawSql);
   // Statements sent to the database, counted (inside transactions too).
@@ -72,9 +74,9 @@ async function deployment() {
     escrowVault: await named('escrow-vault'),
     mintAuthority: await named('mint-authority'),
   };
-  chain.fund(accounts.treasury, 1_000_000n * 1_000_000_000n);
+  localnet.fund(accounts.treasury, 1_000_000n * 1_000_000_000n);
   const sender = unwrap(await keystore.create(), 'sender');
-  chain.fund(sender, 1_000_000n * 1_000_000_000n);
+  localnet.fund(sender, 1_000_000n * 1_000_000_000n);
   const counted = counting(chain);
   const deps = {
     chain: counted.proxy,
@@ -84,11 +86,11 @@ async function deployment() {
     clock,
     ids: testing.createRandomIds(),
     mac: testing.createTestMac(),
-    currencies: chain.currencies,
+    currencies: localnet.currencies,
     accounts,
     policies: { previewTtlMs: 120_000, escrowTtlMs: 7 * 24 * 3_600_000, escrowExpiryAction: 'refund' },
   };
-  return { chain, sql, store, deps, sender, counted, sqlCount };
+  return { chain, localnet, sql, store, deps, sender, counted, sqlCount };
 }
 
 async function timed(fn) {
@@ -107,7 +109,11 @@ for (const n of sizes) {
     for (let i = 0; i < n; i++) {
       const amount = core.formatAmount(BigInt(i + 1), 9);
       unwrap(
-        await core.donate(d.deps, { currency: 'SOL', account: d.sender, amount, priority: 'Min' }),
+        await core.donate(
+          d.deps,
+          { currency: 'SOL', account: d.sender, amount, priority: 'Min' },
+          { tenant: core.DEFAULT_TENANT_ACCESS },
+        ),
         'donate',
       );
     }
@@ -135,7 +141,7 @@ for (const n of sizes) {
     passCalls = d.counted.take();
   }
   // 4. Finality reached for all: every record moves to finalized.
-  d.chain.tick(40);
+  d.localnet.tick(40);
   const settle = await timed(() => core.sweepUnsettled(d.deps).then((r) => unwrap(r, 'sweep')));
   const settleCalls = d.counted.take();
 
@@ -159,7 +165,7 @@ for (const n of sizes) {
       { what: 'sweep, all -> finalized', ms: settle.ms, ...settle.value, chainCalls: settleCalls },
     ],
   });
-  d.chain.close();
+  d.localnet.close();
   await d.sql.close();
 }
 console.log(JSON.stringify({ runs }));

@@ -1,0 +1,103 @@
+/**
+ * The layer rules of DESIGN.md section 1, checked by `pnpm lint`:
+ * core imports nothing of ours; adapters and localnet import only core; runtime and the apps
+ * import packages; no app imports another app.
+ *
+ * A workspace import resolves to `packages/<name>/...` once that package is built, and stays the
+ * bare name `@token-actions/<name>` when it is not (or, like an app, exports nothing): every rule
+ * matches both, so the check holds on a fresh clone before any build.
+ */
+const OURS_EXCEPT_CORE = '^(packages/(?!core/)[^/]+/|apps/|@token-actions/(?!core(/|$)))';
+const ANY_APP = '^(apps/|@token-actions/(server|worker)(/|$))';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-nothing-of-ours',
+      comment: 'core is the domain: it must not know any adapter, the localnet, the runtime or an app.',
+      severity: 'error',
+      from: { path: '^packages/core/' },
+      to: { path: OURS_EXCEPT_CORE },
+    },
+    {
+      name: 'core-no-node-builtins',
+      comment: 'core runs anywhere (edge runtimes included): no node:* modules.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: '\\.test\\.ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-is-pure',
+      comment:
+        'core library code depends on npm only through @scure/base, neverthrow, zod and @oslojs (pure ' +
+        'JS hashing and encoding for the OAuth server, no Node APIs): ' +
+        'no hono, no @solana/web3.js, no I/O clients.',
+      severity: 'error',
+      from: { path: '^packages/core/src/', pathNot: '\\.test\\.ts$' },
+      // Anything that is not core's own file, a builtin or ours (the rules above) must be one of the
+      // three; a package core does not declare cannot even be resolved, and is caught here too.
+      to: {
+        dependencyTypesNot: ['local', 'core'],
+        pathNot: [
+          'node_modules/(@scure/base|@oslojs/[^/]+|neverthrow|zod)/',
+          '^packages/',
+          '^@token-actions/',
+        ],
+      },
+    },
+    {
+      name: 'adapters-import-only-core',
+      comment:
+        'adapters implement core ports; they must not reach into the runtime, the localnet or an app. ' +
+        'Their tests may run the in-process adapter over a real localnet (a devDependency).',
+      severity: 'error',
+      from: { path: '^packages/adapters/src/' },
+      to: { path: OURS_EXCEPT_CORE, pathNot: '^packages/adapters/' },
+    },
+    {
+      name: 'localnet-imports-only-core',
+      comment: 'the localnet is a chain of its own: it may know core, nothing else of ours.',
+      severity: 'error',
+      from: { path: '^packages/localnet/src/' },
+      to: { path: OURS_EXCEPT_CORE, pathNot: '^packages/localnet/' },
+    },
+    {
+      name: 'packages-never-import-apps',
+      comment:
+        'an app is an entry point, never a library: runtime and every other package stay below the apps.',
+      severity: 'error',
+      from: { path: '^packages/' },
+      to: { path: ANY_APP },
+    },
+    {
+      name: 'no-app-imports-another-app',
+      comment: 'what two apps share belongs in a package (usually @token-actions/runtime).',
+      severity: 'error',
+      from: { path: '^apps/([^/]+)/' },
+      to: { path: ANY_APP, pathNot: '^(apps/$1/|@token-actions/$1(/|$))' },
+    },
+    {
+      name: 'library-code-no-dev-dependencies',
+      comment: 'shipped code must not need what is installed only for tests and builds (tests may).',
+      severity: 'error',
+      from: {
+        path: '^(packages|apps)/[^/]+/src/',
+        pathNot: ['\\.test\\.ts$', '/src/testing/'],
+      },
+      to: { dependencyTypes: ['npm-dev'] },
+    },
+  ],
+  options: {
+    // Built output is where workspace imports resolve to: reported as a dependency, never cruised.
+    exclude: { path: '^(packages|apps)/[^/]+/(\\.turbo|\\.data|coverage)/' },
+    doNotFollow: { path: ['node_modules', '^(packages|apps)/[^/]+/dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'node', 'default'],
+      mainFields: ['module', 'main', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.d.ts', '.json'],
+    },
+  },
+};

@@ -1,0 +1,118 @@
+// The service on its embedded default (a child process): start it, fund accounts, run the
+// measures, stop it, and cut its CPU profile by phase.
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { summarizeProfile } from '../profile.mjs';
+import { flag, wants } from './cli.mjs';
+import { json, round } from './load.mjs';
+import { measureDonate, measureTrack } from './measures.mjs';
+import { freePort, memoryOf, root, startChild, stopChild } from './processes.mjs';
+import { measureSwaps, prepareSwaps } from './swaps.mjs';
+
+export async function measureService(results, meta) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'token-actions-bench-'));
+  const port = await freePort();
+  const profileDir = flag('profile') ? await mkdtemp(join(tmpdir(), 'token-actions-prof-')) : undefined;
+  const ADMIN_TOKEN = `bench-admin-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
+  const spawnedAt = performance.now();
+  /** Phases of the service run, in ms since it was spawned (to cut its CPU profile by phase). */
+  const phases = {};
+  const phase = async (name, fn) => {
+    const from = performance.now() - spawnedAt;
+    const value = await fn();
+    phases[name] = { fromMs: from, toMs: performance.now() - spawnedAt };
+    return value;
+  };
+  const { child: server } = await startChild(
+    process.execPath,
+    [
+      ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+      join(root, 'apps/server/dist/main.js'),
+    ],
+    {
+      env: {
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        LOCALNET_RPC_PORT: String(await freePort()),
+        // Interface B: an admin token to register the bench's OAuth client, and rate limits far above
+        // what the bench sends (the default, 600 a minute, would answer 429 within a second).
+        OAUTH_ADMIN_TOKEN: ADMIN_TOKEN,
+        RATE_LIMIT_PER_MINUTE: '1000000',
+        RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
+      },
+      ready: (out) => (/listening on/i.test(out) ? true : undefined),
+    },
+  );
+  const rssSamples = [];
+  const sampler = setInterval(async () => rssSamples.push((await memoryOf(server.pid)).rssMiB), 250);
+  try {
+    const credentials = JSON.parse(await readFile(join(dataDir, 'dev-credentials.json'), 'utf8'));
+    const { baseUrl, apiKey } = credentials;
+    const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
+    meta.service = { baseUrl, bootRssMiB: (await memoryOf(server.pid)).rssMiB };
+
+    // Funded managed accounts: donations rotate over them.
+    const accounts = [];
+    for (let i = 0; i < 8; i++) {
+      const created = await json(baseUrl, apiKey, 'POST', '/v1/api/accounts', {});
+      const pk = created.body.publicKey;
+      const airdrop = await json(baseUrl, apiKey, 'POST', `/v1/api/accounts/${pk}/airdrop`, {
+        currency: 'SOL',
+        amount: '1000',
+      });
+      if (airdrop.status !== 200) throw new Error(`airdrop failed: ${JSON.stringify(airdrop.body)}`);
+      accounts.push(pk);
+    }
+    // A donation to track, settled (the common case for a tracking read).
+    const tracked = await json(baseUrl, apiKey, 'POST', '/v1/api/donate/sol', {
+      account: accounts[0],
+      amount: '0.5',
+      priority: 'Medium',
+    });
+    const trackId = tracked.body.transactionId;
+    for (let i = 0; i < 200; i++) {
+      const t = await json(baseUrl, apiKey, 'GET', `/v1/api/transaction/track/${trackId}`);
+      if (t.body.status === 'finalized') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    const ctx = { results, meta, phase, baseUrl, headers, accounts, trackId };
+
+    // 3a. Read route: tracking, at peak, then at half the peak rate.
+    if (wants('track')) await measureTrack(ctx);
+
+    // 3b. Interface B: the quote before the donation run, the prepare after it.
+    const swapSetup = wants('swap')
+      ? await prepareSwaps({ baseUrl, apiKey, adminToken: ADMIN_TOKEN })
+      : undefined;
+    if (swapSetup) await measureSwaps(ctx, swapSetup, 'swap-quote');
+
+    // 3c. Donation end to end.
+    if (wants('donate')) await measureDonate(ctx);
+
+    if (swapSetup) await measureSwaps(ctx, swapSetup, 'swap-prepare');
+
+    const memory = await memoryOf(server.pid);
+    meta.service.peakRssMiB = memory.peakMiB;
+    meta.service.rssSamplesMiB = {
+      min: round(Math.min(...rssSamples)),
+      max: round(Math.max(...rssSamples)),
+      last: round(rssSamples.at(-1)),
+    };
+  } finally {
+    clearInterval(sampler);
+    await stopChild(server, profileDir ? 'SIGINT' : 'SIGTERM');
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  if (profileDir) {
+    const files = (await readdir(profileDir)).filter((f) => f.endsWith('.cpuprofile'));
+    if (files.length) {
+      const file = join(profileDir, files[0]);
+      meta.profile = { file, phases: {} };
+      for (const [name, window] of Object.entries(phases))
+        meta.profile.phases[name] = { window, ...(await summarizeProfile(file, 40, window)) };
+    }
+  }
+}
