@@ -96,12 +96,13 @@ export async function writeDevCredentials(dataDir: string, credentials: DevCrede
     credentials.wsUrl !== undefined && credentials.mints !== undefined
       ? {}
       : await chainEndpoints(credentials.rpcUrl);
-  const { baseUrl, apiKey, rpcUrl, oauth } = credentials;
+  const { baseUrl, apiKey, adminToken, rpcUrl, oauth } = credentials;
   const wsUrl = credentials.wsUrl ?? endpoints.wsUrl;
   const mints = credentials.mints ?? endpoints.mints;
   const complete: DevCredentials = {
     baseUrl,
     apiKey,
+    ...(adminToken ? { adminToken } : {}),
     rpcUrl,
     ...(wsUrl ? { wsUrl } : {}),
     ...(mints ? { mints } : {}),

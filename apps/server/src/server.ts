@@ -121,6 +121,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     apiKey,
     ...(composition.isLocalnet && adminToken ? { adminToken } : {}),
     rpcUrl: deps.chain.cluster.rpcUrl,
+    // Known here even when the localnet serves no JSON-RPC (LOCALNET_RPC=false).
+    mints: Object.fromEntries(
+      deps.currencies.all.flatMap((currency) => (currency.mint ? [[currency.code, currency.mint]] : [])),
+    ),
     ...(oauth ? { oauth } : {}),
   };
   const credentialsPath = await writeDevCredentials(config.DATA_DIR, credentials);

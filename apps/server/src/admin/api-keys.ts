@@ -53,6 +53,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'post',
       path: '/v1/admin/api-keys',
+      operationId: 'createApiKey',
       tags: ['Admin'],
       summary: 'Issue an API key for a tenant (the secret is shown once)',
       security: adminSecurity,
@@ -70,6 +71,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'get',
       path: '/v1/admin/api-keys',
+      operationId: 'listApiKeys',
       tags: ['Admin'],
       summary: 'List API keys (never their secret or hash), oldest first',
       security: adminSecurity,
@@ -95,6 +97,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'get',
       path: '/v1/admin/api-keys/{id}',
+      operationId: 'getApiKey',
       tags: ['Admin'],
       summary: 'One API key (never its secret or hash)',
       security: adminSecurity,
@@ -118,6 +121,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'delete',
       path: '/v1/admin/api-keys/{id}',
+      operationId: 'revokeApiKey',
       tags: ['Admin'],
       summary: 'Revoke an API key: refused at once by every server process',
       security: adminSecurity,
@@ -135,6 +139,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'post',
       path: '/v1/admin/api-keys/{id}/rotate',
+      operationId: 'rotateApiKey',
       tags: ['Admin'],
       summary: 'Issue a new key for the same tenant and label; the old one expires after the overlap',
       security: adminSecurity,

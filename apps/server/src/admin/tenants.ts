@@ -13,6 +13,7 @@ export function registerTenantRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'get',
       path: '/v1/admin/tenants',
+      operationId: 'listTenants',
       tags: ['Admin'],
       summary: 'List tenants',
       security: adminSecurity,
@@ -28,6 +29,7 @@ export function registerTenantRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'get',
       path: '/v1/admin/tenants/{id}',
+      operationId: 'getTenant',
       tags: ['Admin'],
       summary: 'One tenant',
       security: adminSecurity,
@@ -44,6 +46,7 @@ export function registerTenantRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     createRoute({
       method: 'patch',
       path: '/v1/admin/tenants/{id}',
+      operationId: 'updateTenant',
       tags: ['Admin'],
       summary: 'Allow or refuse a tenant’s charity and merchant payments from the project treasury',
       security: adminSecurity,

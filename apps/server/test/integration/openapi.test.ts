@@ -62,6 +62,8 @@ describe('OpenAPI document', () => {
       OAUTH_ADMIN_TOKEN: ADMIN,
       WEBHOOK_SECRET,
       RATE_LIMIT_PER_MINUTE: '100000',
+      // the webhook receiver of this test listens on 127.0.0.1
+      WEBHOOK_ALLOW_PRIVATE: 'true',
     });
     doc = await (await fetch(`${h.baseUrl}/v1/openapi.json`)).json();
   }, 60_000);
@@ -228,6 +230,7 @@ describe('OpenAPI document', () => {
     try {
       await driveInterfaceA(h);
       landedEvent = await driveInterfaceBAndOAuth(h, receiver, events);
+      await driveAdmin(h);
     } finally {
       recorder.stop();
       // The walkthrough reads the document itself, which does not describe itself.
@@ -318,6 +321,29 @@ async function driveInterfaceA(h: Harness) {
   }
   expect((await h.call('POST', `/v1/api/escrows/${id}/refund`)).status).toBe(200);
   expect((await h.call('POST', `/v1/api/escrows/${id}/release`)).status).toBe(409);
+}
+
+/** An operator's day: issue, read, rotate and revoke a key; read and set a tenant. */
+async function driveAdmin(h: Harness) {
+  const admin = (method: string, path: string, body?: unknown) =>
+    h.call(method, path, body, { authorization: `Bearer ${ADMIN}` });
+  expect((await admin('GET', '/v1/admin/api-keys', undefined)).status).toBe(200);
+  expect((await h.call('GET', '/v1/admin/api-keys')).status).toBe(401);
+  const issued = await admin('POST', '/v1/admin/api-keys', { label: 'openapi', tenant: 'openapi-co' });
+  expect(issued.status).toBe(201);
+  expect((await admin('POST', '/v1/admin/api-keys', { label: '' })).status).toBe(400);
+  expect((await admin('GET', `/v1/admin/api-keys/${issued.json.id}`)).status).toBe(200);
+  expect((await admin('GET', '/v1/admin/api-keys/key_nope')).status).toBe(404);
+  const rotated = await admin('POST', `/v1/admin/api-keys/${issued.json.id}/rotate`, { overlapSeconds: 0 });
+  expect(rotated.status).toBe(201);
+  expect((await admin('DELETE', `/v1/admin/api-keys/${rotated.json.id}`)).status).toBe(200);
+  expect((await admin('POST', `/v1/admin/api-keys/${rotated.json.id}/rotate`, {})).status).toBe(409);
+  expect((await admin('GET', '/v1/admin/tenants')).status).toBe(200);
+  expect((await admin('GET', '/v1/admin/tenants/openapi-co')).status).toBe(200);
+  expect((await admin('GET', '/v1/admin/tenants/nobody')).status).toBe(404);
+  const set = await admin('PATCH', '/v1/admin/tenants/openapi-co', { treasuryPayments: true });
+  expect(set.status).toBe(200);
+  expect(set.json.treasuryPayments).toBe(true);
 }
 
 /** What a wallet does with a returned transaction: sign the message into its own slot. */

@@ -302,7 +302,10 @@ describe('mint', () => {
       'ar://tx-id',
       'HTTPS://EXAMPLE.ORG/x',
     ]) {
-      expect((await mint(t.deps, { name: 'Ok', symbol: 'OK', uri }))._unsafeUnwrap().mint, uri).toBeDefined();
+      expect(
+        (await mint(t.deps, { name: 'Ok', symbol: 'OK', uri }, AS_DEFAULT))._unsafeUnwrap().mint,
+        uri,
+      ).toBeDefined();
     }
     for (const uri of [
       'javascript:alert(1)',
@@ -312,7 +315,7 @@ describe('mint', () => {
       'http://example.org/1.json',
       'vbscript:msgbox',
     ]) {
-      const refused = (await mint(t.deps, { name: 'No', symbol: 'NO', uri }))._unsafeUnwrapErr();
+      const refused = (await mint(t.deps, { name: 'No', symbol: 'NO', uri }, AS_DEFAULT))._unsafeUnwrapErr();
       expect(refused, uri).toMatchObject({
         code: 'INVALID_INPUT',
         message: 'uri must use one of https: ipfs: ar:',
