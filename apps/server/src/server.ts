@@ -8,6 +8,7 @@ import { compose } from './compose.js';
 import type { ServerConfig } from './config.js';
 import { type DevCredentials, ensureDevApiKey, writeDevCredentials } from './dev-credentials.js';
 import { nodeDocsBundle } from './docs/node-assets.js';
+import { belowAppErrorHandler } from './http/below-app.js';
 import type { Logger } from './logger.js';
 import { seedDemoClient } from './oauth/index.js';
 
@@ -40,11 +41,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     hostname: config.HOST,
     // A request the adapter cannot even turn into a URL (a Host of "a@b", a backslash target)
     // never reaches the app; it still gets the documented JSON error instead of an empty 400.
-    errorHandler: () =>
-      Response.json(
-        { message: 'invalid request: the request target or Host header cannot be parsed' },
-        { status: 400, headers: { connection: 'close' } },
-      ),
+    errorHandler: belowAppErrorHandler(logger),
   });
   const server = createServer(
     {

@@ -2,6 +2,7 @@
  * Issue 11, must-show 3 over HTTP: duplicate JSON keys, NFT uri schemes, firm quotes for another
  * wallet or beyond the per-client cap, and SSRF targets refused at webhook registration.
  */
+import { connect } from 'node:net';
 import type { PublicKey } from '@token-actions/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientToken, obtainAccessToken, registerOAuthClient } from '../support/oauth-token.js';
@@ -148,5 +149,20 @@ describe('SSRF: webhook URLs refused at registration', () => {
     expect(body.error_description).toMatch(
       /resolves to an? (loopback|private|link-local|cloud metadata|unique-local|carrier-grade NAT|unspecified)/,
     );
+  });
+
+  it('answers a request the adapter cannot parse (Host "a@b") 400 with the JSON error, not a 500', async () => {
+    const { hostname, port } = new URL(h.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write('GET /healthz HTTP/1.1\r\nHost: a@b\r\nConnection: close\r\n\r\n');
+      });
+      let data = '';
+      socket.on('data', (d) => (data += d));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    expect(raw).toContain('"message":"invalid request: the request target or Host header cannot be parsed"');
   });
 });
