@@ -21,28 +21,7 @@ export const U64_MAX_TEXT = '18446744073709551615';
 const MAX_ENCODED_TRANSACTION = 2_000;
 
 /** JSON with bigints written as plain integers, as the RPC writes u64 values. */
-export function toJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  switch (typeof value) {
-    case 'bigint':
-      return value.toString();
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'string':
-    case 'boolean':
-      return JSON.stringify(value);
-    case 'object': {
-      if (Array.isArray(value)) return `[${value.map(toJson).join(',')}]`;
-      const parts: string[] = [];
-      for (const [key, item] of Object.entries(value)) {
-        if (item !== undefined) parts.push(`${JSON.stringify(key)}:${toJson(item)}`);
-      }
-      return `{${parts.join(',')}}`;
-    }
-    default:
-      return 'null';
-  }
-}
+export { toJson } from '../parsed/json.js';
 
 export function configOf(params: unknown[], index: number): Record<string, unknown> {
   const value = params[index];
