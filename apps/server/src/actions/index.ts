@@ -1,7 +1,9 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import { actionCatalog } from '@token-actions/core';
 import type { AppServices } from '../services.js';
-import { createActionsApp } from './app.js';
+import { ACTIONS_PREFIX, createActionsApp } from './app.js';
 import { chainIdResolver } from './headers.js';
+import { registerActionsDocs } from './openapi.js';
 
 export { ACTIONS_PREFIX, type ActionsAppOptions, createActionsApp } from './app.js';
 export { actionHeaders, chainIdResolver } from './headers.js';
@@ -24,4 +26,5 @@ export function mountActions(app: OpenAPIHono, services: AppServices): void {
         : {}),
     }),
   );
+  registerActionsDocs(app.openAPIRegistry, actionCatalog(services.deps.currencies), ACTIONS_PREFIX);
 }
