@@ -6,8 +6,8 @@
 import { createPrivateKey, sign } from 'node:crypto';
 import { importFrom } from './resolve.mjs';
 
-// Resolve the chain libraries from the adapters package: the versions the service runs.
-const load = (name) => importFrom('packages/adapters', name);
+// Resolve the chain libraries from the localnet package (which runs LiteSVM): the versions the service runs.
+const load = (name) => importFrom('packages/localnet', name);
 const { LiteSVM, TransactionMetadata } = await load('litesvm');
 const { getTransactionDecoder } = await load('@solana/kit');
 const web3 = await load('@solana/web3.js');

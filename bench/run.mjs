@@ -10,12 +10,14 @@
 //   node bench/run.mjs --profile     (also CPU-profiles the service during the donation run)
 //   node bench/run.mjs --skip-scale  (no tracking scale run)
 //   node bench/run.mjs --only donate --profile --skip-scale   (profile one measure)
+//   node bench/run.mjs --database postgres  (every measure on a fresh PostgreSQL database of DATABASE_URL)
 
 import { machine, measureBareHono, measureRawLiteSvm } from './lib/ceilings.mjs';
-import { CONNECTIONS, DURATION, flag, log, option, USAGE } from './lib/cli.mjs';
+import { CONNECTIONS, DURATION, flag, log, ONLY, option, USAGE } from './lib/cli.mjs';
+import { measureSweep } from './lib/measures.mjs';
 import { runNode } from './lib/processes.mjs';
 import { report } from './lib/report.mjs';
-import { measureService } from './lib/service.mjs';
+import { measureService, sweepDatabase } from './lib/service.mjs';
 
 if (flag('help')) {
   log(USAGE);
@@ -34,17 +36,24 @@ log(
   `machine: ${meta.machine.nproc} x ${meta.machine.cpuModel}, ${meta.machine.memTotalGiB} GiB, node ${meta.machine.node}`,
 );
 
-// 1. Ceiling of the HTTP stack.
-await measureBareHono(results, meta);
+if (ONLY !== 'sweep') {
+  // 1. Ceiling of the HTTP stack.
+  await measureBareHono(results, meta);
 
-// 2. Ceiling of the chain.
-await measureRawLiteSvm(results, meta);
+  // 2. Ceiling of the chain.
+  await measureRawLiteSvm(results, meta);
 
-// 3. The service on its embedded default.
-await measureService(results, meta);
+  // 3. The service on its embedded default (or on PostgreSQL with --database postgres).
+  await measureService(results, meta);
+}
 
-// 4. Tracking at scale.
-if (!flag('skip-scale')) {
+// 4. The tracking sweep that moves 10,000 records, on the same kind of database.
+if (!flag('skip-sweep') && (ONLY === undefined || ONLY === 'sweep')) {
+  await measureSweep(results, meta, sweepDatabase());
+}
+
+// 5. Tracking at scale.
+if (!flag('skip-scale') && ONLY !== 'sweep') {
   log(
     'scale run: tracking sweeps over 10 / 1,000 / 10,000 unsettled transactions (populating takes a while)...',
   );

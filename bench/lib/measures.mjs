@@ -39,9 +39,16 @@ export async function measureTrack({ results, meta, phase, baseUrl, headers, tra
   );
 }
 
+let donationsSent = 0;
+
 /** Donation end to end: every request a fresh transfer (rotating accounts, distinct amounts). */
-export async function measureDonate({ results, meta, phase, baseUrl, headers, accounts }) {
-  let n = 0;
+export async function measureDonate(
+  { results, meta, phase, baseUrl, headers, accounts },
+  phaseName = 'donate',
+) {
+  // Amounts continue across calls: a donation repeated with the same account and amount could be
+  // the same transaction.
+  let n = donationsSent;
   const ids = new Set();
   let ok = 0;
   const requests = [
@@ -51,6 +58,7 @@ export async function measureDonate({ results, meta, phase, baseUrl, headers, ac
       headers,
       setupRequest: (req) => {
         n++;
+        donationsSent = n;
         const amount = lamportsToSol(n);
         return {
           ...req,
@@ -67,7 +75,7 @@ export async function measureDonate({ results, meta, phase, baseUrl, headers, ac
       },
     },
   ];
-  const r = summary(await phase('donate', () => cannon({ url: baseUrl, requests })));
+  const r = summary(await phase(phaseName, () => cannon({ url: baseUrl, requests })));
   const ceiling = results['raw-litesvm'].reqPerSec;
   results['donate-sol'] = {
     reqPerSec: r.reqPerSec,
@@ -82,4 +90,192 @@ export async function measureDonate({ results, meta, phase, baseUrl, headers, ac
   log(
     `donate SOL: ${round(r.reqPerSec, 0)} req/s, p99 ${r.p99Ms} ms (${ok} accepted, ${ids.size} distinct ids)`,
   );
+}
+
+/**
+ * Open-loop donations at `rate` a second for `seconds`: request i is due at start + i/rate and its
+ * latency counts from then (a stall delays every request due during it), so p99 shows queueing.
+ */
+export async function openLoopDonations({ baseUrl, headers, accounts }, rate, seconds, offset) {
+  const total = Math.max(1, Math.floor(rate * seconds));
+  const latencies = [];
+  let failed = 0;
+  const start = performance.now() + 50;
+  const one = async (i) => {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const amount = lamportsToSol(offset + i + 1);
+    try {
+      const res = await fetch(`${baseUrl}/v1/api/donate/sol`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ account: accounts[i % accounts.length], amount, priority: 'Medium' }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) failed++;
+    } catch {
+      failed++;
+    }
+    latencies.push(performance.now() - due);
+  };
+  await Promise.all(Array.from({ length: total }, (_, i) => one(i)));
+  const elapsed = (performance.now() - start) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return { reqPerSec: total / elapsed, p50Ms: at(0.5), p99Ms: at(0.99), requests: total, failed };
+}
+
+/** Donations at half their peak rate, open loop, with p50/p99 (target: p99 under 50 ms). */
+export async function measureDonateHalfRate(ctx) {
+  const { results, meta, phase } = ctx;
+  const peak = results['donate-sol']?.reqPerSec;
+  if (!peak) return;
+  const rate = Math.max(1, peak / 2);
+  const r = await phase('donate-half-rate', () => openLoopDonations(ctx, rate, DURATION, 50_000_000));
+  results['donate-sol@half-peak-rate-open-loop'] = {
+    reqPerSec: r.reqPerSec,
+    p50Ms: round(r.p50Ms, 2),
+    p99Ms: round(r.p99Ms, 2),
+    ceilingReqPerSec: peak,
+    ratio: r.reqPerSec / peak,
+  };
+  meta.donateHalfRate = r;
+  if (r.failed > 0) meta.notes.push(`donate-sol@half-peak-rate-open-loop: ${r.failed} non-200 or failed`);
+  log(
+    `donate SOL at half peak (${round(rate, 0)}/s, open loop): p50 ${round(r.p50Ms, 1)} ms, p99 ${round(r.p99Ms, 1)} ms`,
+  );
+}
+
+/**
+ * Donations after `count` unexecuted firm quotes against the rate before them (target: within
+ * 20%). The quotes are real `POST /v1/project/swap` answers left unexecuted, so they hold their
+ * reservations for the whole run.
+ */
+export async function measureDonateAfterOpenQuotes(ctx, swapSetup, count = 1_000) {
+  const { results, meta, baseUrl } = ctx;
+  const before = results['donate-sol']?.reqPerSec;
+  if (!before || !swapSetup?.token) return;
+  let made = 0;
+  let refused = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const res = await fetch(`${baseUrl}/v1/project/swap`, {
+        method: 'POST',
+        headers: swapSetup.bHeaders,
+        body: JSON.stringify({ tokenPair: 'SOL-USDC', amount: lamportsToSol(2_000_000 + i) }),
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) made++;
+      else refused++;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  const saved = results['donate-sol'];
+  await measureDonate(ctx, 'donate-after-quotes');
+  const after = results['donate-sol'];
+  results['donate-sol'] = saved;
+  results[`donate-sol@after-${count}-open-quotes`] = {
+    ...after,
+    ceilingReqPerSec: before,
+    ratio: after.reqPerSec / before,
+  };
+  meta.donateAfterOpenQuotes = { quotesMade: made, quotesRefused: refused, ...after };
+  log(
+    `donate SOL after ${made} unexecuted firm quotes: ${round(after.reqPerSec, 0)} req/s = ${round(after.reqPerSec / before, 2)} of before`,
+  );
+}
+
+/**
+ * The tracking sweep that moves 10,000 records (target: at most 2 s): 10,000 real donations
+ * recorded through core's `donate` on the bench's database, landed on an in-process localnet,
+ * then one `sweepUnsettled` — the call the worker makes — timed.
+ */
+export async function measureSweep(results, meta, database, n = 10_000) {
+  const { importFrom } = await import('../resolve.mjs');
+  const load = (name) => importFrom('apps/server', name);
+  const core = await load('@token-actions/core');
+  const testing = await load('@token-actions/core/testing');
+  const adapters = await load('@token-actions/adapters');
+  const { createLocalnet } = await importFrom('packages/runtime', '@token-actions/localnet');
+  const unwrap = (r, what) => {
+    if (r.isErr()) throw new Error(`${what}: ${r.error.code} ${r.error.message}`);
+    return r.value;
+  };
+  const db = await database.open();
+  const localnet = await createLocalnet({ slotIntervalMs: 0, finalityDepthSlots: 32 });
+  try {
+    await adapters.migrate(db.sql);
+    const clock = { now: () => new Date() };
+    const keystore = testing.createInMemoryKeystore();
+    const named = async (name) => unwrap(await keystore.named(name), name);
+    const accounts = {
+      treasury: await named('treasury'),
+      escrowVault: await named('escrow-vault'),
+      mintAuthority: await named('mint-authority'),
+    };
+    localnet.fund(accounts.treasury, 1_000_000n * 1_000_000_000n);
+    const senders = [];
+    for (let i = 0; i < 8; i++) {
+      const sender = unwrap(await keystore.create(), 'sender');
+      localnet.fund(sender, 1_000_000n * 1_000_000_000n);
+      senders.push(sender);
+    }
+    const chain = adapters.createInProcessChain(localnet);
+    const deps = {
+      chain,
+      keystore,
+      store: adapters.createPgStore(db.sql, { clock }),
+      fees: adapters.createFeeOracle({ chain }),
+      clock,
+      ids: testing.createRandomIds(),
+      mac: testing.createTestMac(),
+      currencies: localnet.currencies,
+      accounts,
+      policies: { previewTtlMs: 120_000, escrowTtlMs: 7 * 24 * 3_600_000, escrowExpiryAction: 'refund' },
+    };
+    log(`sweep: recording ${n.toLocaleString('en')} donations on ${database.name}...`);
+    let next = 0;
+    const donateAll = async () => {
+      while (next < n) {
+        const i = next++;
+        unwrap(
+          await core.donate(
+            deps,
+            {
+              currency: 'SOL',
+              account: senders[i % senders.length],
+              amount: core.formatAmount(BigInt(i + 1), 9),
+              priority: 'Min',
+            },
+            { tenant: core.DEFAULT_TENANT_ACCESS },
+          ),
+          'donate',
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, donateAll));
+    const start = performance.now();
+    const swept = unwrap(await core.sweepUnsettled(deps, n), 'sweep');
+    const ms = performance.now() - start;
+    const ceilingMs = 2_000;
+    results['tracking-sweep-10000'] = {
+      reqPerSec: (swept.moved / ms) * 1000,
+      p50Ms: null,
+      p99Ms: null,
+      sweepMs: round(ms, 0),
+      moved: swept.moved,
+      ceilingMs,
+      ratio: ms / ceilingMs,
+    };
+    meta.sweep = { database: database.name, ...swept, ms };
+    log(
+      `tracking sweep: ${swept.moved} of ${swept.checked} moved in ${round(ms, 0)} ms (target <= ${ceilingMs} ms)`,
+    );
+  } finally {
+    localnet.close();
+    await db.close();
+  }
 }

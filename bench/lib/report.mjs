@@ -1,7 +1,7 @@
 // The report: the table, the targets, the scale run and the profile; then the results files.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { flag, log, ONLY } from './cli.mjs';
+import { DATABASE, flag, log, ONLY } from './cli.mjs';
 import { otherAnswers, round } from './load.mjs';
 import { here } from './processes.mjs';
 
@@ -30,9 +30,10 @@ export async function report(results, meta) {
   log('');
   log(lines.join('\n'));
   log('');
-  log(
-    `service peak RSS ${round(meta.service.peakRssMiB)} MiB (RSS sampled every 250 ms: ${meta.service.rssSamplesMiB.min}-${meta.service.rssSamplesMiB.max} MiB)`,
-  );
+  if (meta.service?.rssSamplesMiB)
+    log(
+      `service peak RSS ${round(meta.service.peakRssMiB)} MiB (RSS sampled every 250 ms: ${meta.service.rssSamplesMiB.min}-${meta.service.rssSamplesMiB.max} MiB)`,
+    );
   const targets = {
     readRoutesAtLeastHalfOfBareHono: results.track ? results.track.ratio >= 0.5 : null,
     donationAtLeastHalfOfRawLiteSvm: results['donate-sol'] ? results['donate-sol'].ratio >= 0.5 : null,
@@ -41,6 +42,17 @@ export async function report(results, meta) {
       : null,
     readP99Under20MsAtHalfPeakPaced: results['track@half-peak-rate-paced']
       ? results['track@half-peak-rate-paced'].p99Ms < 20
+      : null,
+    // Issue 10.
+    swapQuoteAtLeastHalfOfBareHono: results['swap-quote']?.ratio ? results['swap-quote'].ratio >= 0.5 : null,
+    donationP99Under50MsAtHalfPeakOpenLoop: results['donate-sol@half-peak-rate-open-loop']
+      ? results['donate-sol@half-peak-rate-open-loop'].p99Ms < 50
+      : null,
+    donationsAfter1000OpenQuotesWithin20Pct: results['donate-sol@after-1000-open-quotes']
+      ? results['donate-sol@after-1000-open-quotes'].ratio >= 0.8
+      : null,
+    trackingSweepOf10000InAtMost2s: results['tracking-sweep-10000']
+      ? results['tracking-sweep-10000'].sweepMs <= 2_000
       : null,
   };
   meta.targets = targets;
@@ -87,7 +99,8 @@ export async function report(results, meta) {
   for (const [k, v] of Object.entries(otherAnswers)) log(`note: ${k} x${v.count}, e.g. ${v.example}`);
 
   // A partial run (--only) must not overwrite the full run's results.
-  const suffix = ONLY ? `.${ONLY}` : flag('profile') ? '.profile' : '';
+  // A PostgreSQL run must not overwrite the embedded one's either.
+  const suffix = `${DATABASE === 'postgres' ? '.postgres' : ''}${ONLY ? `.${ONLY}` : flag('profile') ? '.profile' : ''}`;
   await writeFile(join(here, `results${suffix}.json`), `${JSON.stringify(results, null, 2)}\n`);
   await writeFile(join(here, `results${suffix}.meta.json`), `${JSON.stringify(meta, null, 2)}\n`);
   log(`\nwrote bench/results${suffix}.json and bench/results${suffix}.meta.json`);

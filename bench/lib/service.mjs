@@ -4,14 +4,76 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summarizeProfile } from '../profile.mjs';
-import { flag, wants } from './cli.mjs';
+import { importFrom } from '../resolve.mjs';
+import { DATABASE, flag, ONLY, POSTGRES_URL, wants } from './cli.mjs';
 import { json, round } from './load.mjs';
-import { measureDonate, measureTrack } from './measures.mjs';
+import {
+  measureDonate,
+  measureDonateAfterOpenQuotes,
+  measureDonateHalfRate,
+  measureTrack,
+} from './measures.mjs';
 import { freePort, memoryOf, root, startChild, stopChild } from './processes.mjs';
 import { measureSwaps, prepareSwaps } from './swaps.mjs';
 
+/**
+ * A fresh PostgreSQL database on POSTGRES_URL's server (`--database postgres`): its URL, and
+ * `drop()` to remove it afterwards.
+ */
+export async function freshPostgresDatabase(label) {
+  const { default: pg } = await importFrom('packages/adapters', 'pg');
+  const name = `ta_bench_${label}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: POSTGRES_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: POSTGRES_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** The database of the sweep measure: the one `--database` names, fresh. */
+export function sweepDatabase() {
+  return {
+    name: DATABASE === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : 'embedded PostgreSQL',
+    async open() {
+      const adapters = await importFrom('apps/server', '@token-actions/adapters');
+      if (DATABASE === 'postgres') {
+        const db = await freshPostgresDatabase('sweep');
+        const sql = adapters.createPostgresClient({ connectionString: db.url });
+        return {
+          sql,
+          async close() {
+            await sql.close();
+            await db.drop();
+          },
+        };
+      }
+      const dir = await mkdtemp(join(tmpdir(), 'token-actions-sweep-'));
+      const sql = await adapters.createEmbeddedPostgresClient({ dataDir: join(dir, 'postgres') });
+      return {
+        sql,
+        async close() {
+          await sql.close();
+          await rm(dir, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
+
 export async function measureService(results, meta) {
   const dataDir = await mkdtemp(join(tmpdir(), 'token-actions-bench-'));
+  const postgres = DATABASE === 'postgres' ? await freshPostgresDatabase('service') : undefined;
+  meta.database = postgres ? 'postgres' : 'embedded';
   const port = await freePort();
   const profileDir = flag('profile') ? await mkdtemp(join(tmpdir(), 'token-actions-prof-')) : undefined;
   const ADMIN_TOKEN = `bench-admin-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
@@ -41,6 +103,9 @@ export async function measureService(results, meta) {
         OAUTH_ADMIN_TOKEN: ADMIN_TOKEN,
         RATE_LIMIT_PER_MINUTE: '1000000',
         RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
+        // The open-quotes measure holds 1,000 unexecuted firm quotes from one client.
+        SWAP_MAX_OPEN_QUOTES_PER_CLIENT: '100000',
+        ...(postgres ? { DATABASE_URL: postgres.url } : {}),
       },
       ready: (out) => (/listening on/i.test(out) ? true : undefined),
     },
@@ -84,15 +149,22 @@ export async function measureService(results, meta) {
     if (wants('track')) await measureTrack(ctx);
 
     // 3b. Interface B: the quote before the donation run, the prepare after it.
-    const swapSetup = wants('swap')
-      ? await prepareSwaps({ baseUrl, apiKey, adminToken: ADMIN_TOKEN })
-      : undefined;
-    if (swapSetup) await measureSwaps(ctx, swapSetup, 'swap-quote');
+    // `--only open-quotes`: the donation rate before and after 1,000 unexecuted firm quotes.
+    const openQuotes = ONLY === undefined || ONLY === 'open-quotes';
+    const swapSetup =
+      wants('swap') || openQuotes
+        ? await prepareSwaps({ baseUrl, apiKey, adminToken: ADMIN_TOKEN })
+        : undefined;
+    if (swapSetup && wants('swap')) await measureSwaps(ctx, swapSetup, 'swap-quote');
 
-    // 3c. Donation end to end.
-    if (wants('donate')) await measureDonate(ctx);
+    // 3c. Donation end to end, then at half its peak rate (open loop).
+    if (wants('donate') || openQuotes) await measureDonate(ctx);
+    if (wants('donate')) await measureDonateHalfRate(ctx);
 
-    if (swapSetup) await measureSwaps(ctx, swapSetup, 'swap-prepare');
+    if (swapSetup && wants('swap')) await measureSwaps(ctx, swapSetup, 'swap-prepare');
+
+    // 3d. Donations after 1,000 unexecuted firm quotes, against the rate before them.
+    if (swapSetup && openQuotes) await measureDonateAfterOpenQuotes(ctx, swapSetup);
 
     const memory = await memoryOf(server.pid);
     meta.service.peakRssMiB = memory.peakMiB;
@@ -105,6 +177,7 @@ export async function measureService(results, meta) {
     clearInterval(sampler);
     await stopChild(server, profileDir ? 'SIGINT' : 'SIGTERM');
     await rm(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   }
   if (profileDir) {
     const files = (await readdir(profileDir)).filter((f) => f.endsWith('.cpuprofile'));

@@ -55,7 +55,14 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     : undefined;
   const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
 
-  const shared = await composeSwaps({ config, core, oauthStore, logger, seedPools: true });
+  const shared = await composeSwaps({
+    config,
+    core,
+    oauthStore,
+    logger,
+    seedPools: true,
+    cachePools: true,
+  });
   const sender = shared.deps.webhookSender;
   const swaps: SwapComposition = {
     ...shared,
@@ -80,6 +87,7 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     metrics,
     async close() {
       redis?.disconnect();
+      await shared.close();
       await composed.close();
     },
   };

@@ -17,12 +17,14 @@ export { MASTER_KEY_ENV, parseMasterKey } from './keystore/master-key-text.js';
 export { createPgOAuthStore } from './oauth/pg-store.js';
 export { createMemoryRateLimiter } from './ratelimit/memory.js';
 export { withSettledTransactionCache } from './store/cache.js';
+export { POOL_CHANGES_CHANNEL } from './store/pg/migrations/0040_swap_quotes.js';
 export { createPostgresClient } from './store/pg/postgres.js';
 export { createRequestScopedSql, type RequestScopedSql, type WaitUntil } from './store/pg/request-scoped.js';
 export type { SqlClient, SqlExecutor } from './store/pg/sql.js';
 export { createPgStore } from './store/pg/store/index.js';
 export { createPgSwapStore } from './store/pg/swap-store.js';
 export { createPgWebhookStore } from './store/pg/webhook-store.js';
+export { withPoolCache } from './store/swap-cache.js';
 // The guard resolves with node:dns (workerd has it). Delivery connects with node:http(s) pinned to
 // the checked address, which workerd does not offer: outbound webhooks are delivered by a Node
 // worker (README, edge runtime).

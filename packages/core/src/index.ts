@@ -189,6 +189,7 @@ export {
   type TransactionStore,
 } from './ports/store.js';
 export {
+  type DueQuery,
   type NewSwapRequest,
   type PoolRecord,
   type ReservationPlan,
@@ -196,6 +197,7 @@ export {
   SWAP_SOURCES,
   SWAP_STATUSES,
   type SwapHistoryPage,
+  type SwapHistoryStart,
   type SwapHop,
   type SwapRequestRecord,
   type SwapSource,

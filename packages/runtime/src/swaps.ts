@@ -8,6 +8,8 @@ import {
   deriveClientWebhookSecret,
   deriveKey,
   type OutboundGuard,
+  POOL_CHANGES_CHANNEL,
+  withPoolCache,
 } from '@token-actions/adapters/edge';
 import {
   type ActionDeps,
@@ -28,6 +30,8 @@ export interface SwapComposition {
   webhookSecretFor(clientId: string): string;
   /** The SSRF guard of webhook URLs: registration checks them with it, delivery connects through it. */
   readonly webhookUrls: OutboundGuard;
+  /** Stops listening for the pool book's change notices (when the book is cached). */
+  close(): Promise<void>;
 }
 
 function seedsOf(config: SwapConfig, deps: ActionDeps): PoolSeed[] {
@@ -67,10 +71,20 @@ export async function composeSwaps(input: {
   logger: RuntimeLogger;
   /** Seed the localnet's pools if they are not booked yet: the server does, a standalone worker does not. */
   seedPools: boolean;
+  /**
+   * Serve the pool book's reads (quotes, history) from memory, kept exact by LISTEN/NOTIFY: a
+   * long-lived server does; an edge isolate (no listening connection) and the worker do not.
+   */
+  cachePools?: boolean;
 }): Promise<SwapComposition> {
   const { config, core } = input;
   const { deps, sql } = core;
-  const swaps = createPgSwapStore(sql, { clock: deps.clock });
+  const book = createPgSwapStore(sql, { clock: deps.clock });
+  const cache =
+    input.cachePools && sql.listen
+      ? withPoolCache(book, { subscribe: (handlers) => sql.listen!(POOL_CHANGES_CHANNEL, handlers) })
+      : undefined;
+  const swaps = cache?.swaps ?? book;
   const webhookKey = deriveKey(core.masterKey, 'webhook-signing');
   const webhookSecretFor = (clientId: string) => deriveClientWebhookSecret(webhookKey, clientId);
   const webhookUrls = createOutboundGuard({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
@@ -116,5 +130,8 @@ export async function composeSwaps(input: {
     deps: swapDeps,
     webhookSecretFor,
     webhookUrls,
+    close: async () => {
+      await cache?.close();
+    },
   };
 }

@@ -315,6 +315,19 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
     const history = (await b('GET', '/v1/project/swap?tokenPair=SOL-USDC&page=1&pageSize=100')).json;
     expect(history.total).toBeGreaterThanOrEqual(ok.length);
     expect(history.swaps).toHaveLength(100);
+    // The same history in pages of 40 by cursor (keyset), then page 2 by number: the same swaps.
+    const p1 = await b('GET', '/v1/project/swap?tokenPair=SOL-USDC&pageSize=40');
+    expect(p1.json).toMatchObject({ page: 1, pageSize: 40, total: history.total });
+    const p2 = await b('GET', `/v1/project/swap?tokenPair=SOL-USDC&pageSize=40&cursor=${p1.json.nextCursor}`);
+    expect(p2.status).toBe(200);
+    expect(p2.json.page).toBe(2);
+    const byNumber = await b('GET', '/v1/project/swap?tokenPair=SOL-USDC&pageSize=40&page=2');
+    const requestIds = (page: { swaps: { requestId: string }[] }) => page.swaps.map((x) => x.requestId);
+    expect(requestIds(p2.json)).toEqual(requestIds(byNumber.json));
+    expect([...requestIds(p1.json), ...requestIds(p2.json)]).toEqual(requestIds(history).slice(0, 80));
+    const bad = await b('GET', '/v1/project/swap?tokenPair=SOL-USDC&cursor=1.%27%20OR%201%3D1');
+    expect(bad.status).toBe(422);
+    expect(bad.json).toMatchObject({ code: 'INVALID_PARAMETERS' });
   });
 });
 

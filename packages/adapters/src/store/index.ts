@@ -10,6 +10,7 @@ export {
   type EmbeddedPostgresOptions,
 } from './pg/embedded-postgres.js';
 export { type MigrateResult, migrate } from './pg/migrate.js';
+export { POOL_CHANGES_CHANNEL } from './pg/migrations/0040_swap_quotes.js';
 export { migrations } from './pg/migrations/index.js';
 export type { Migration } from './pg/migrations/types.js';
 export { createPgliteClient, type PgliteClientOptions } from './pg/pglite.js';
@@ -29,3 +30,4 @@ export {
 } from './pg/store/index.js';
 export { createPgSwapStore } from './pg/swap-store.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';
+export { type PoolCacheOptions, withPoolCache } from './swap-cache.js';

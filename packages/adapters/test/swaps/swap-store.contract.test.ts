@@ -4,13 +4,20 @@ import {
   type NewSwapRequest,
   type PublicKey,
   type Signature,
+  type SwapRequestRecord,
   type SwapStore,
   type WebhookStore,
 } from '@token-actions/core';
 import { createInMemorySwapStore, createInMemoryWebhookStore } from '@token-actions/core/testing';
 import { err, ok } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgSwapStore, createPgWebhookStore, type SqlClient } from '../../src/store/index.js';
+import {
+  createPgSwapStore,
+  createPgWebhookStore,
+  POOL_CHANGES_CHANNEL,
+  type SqlClient,
+  withPoolCache,
+} from '../../src/store/index.js';
 import {
   createMigratedPglite,
   createPostgresSchema,
@@ -48,7 +55,30 @@ const variants: Variant[] = [
     },
     make: (sql) => ({ swaps: createPgSwapStore(sql!), webhooks: createPgWebhookStore(sql!) }),
   },
+  {
+    // The same contract through the in-memory pool cache the server runs (notices over LISTEN).
+    name: 'PostgreSQL, pool cache',
+    skip: !POSTGRES_REACHABLE,
+    open: async () => {
+      const s = await createPostgresSchema();
+      return {
+        sql: s.sql,
+        close: async () => {
+          for (const cache of caches.splice(0)) await cache.close();
+          await s.drop();
+        },
+      };
+    },
+    make: (sql) => {
+      const cache = withPoolCache(createPgSwapStore(sql!), {
+        subscribe: (handlers) => sql!.listen!(POOL_CHANGES_CHANNEL, handlers),
+      });
+      caches.push(cache);
+      return { swaps: cache.swaps, webhooks: createPgWebhookStore(sql!) };
+    },
+  },
 ];
+const caches: { close(): Promise<void> }[] = [];
 
 const u = <T>(r: { _unsafeUnwrap(): T }) => r._unsafeUnwrap();
 let counter = 0;
@@ -207,7 +237,7 @@ describe.each(variants)('swap store contract: $name', (variant) => {
       expect(u(await swaps.findByTransaction(encodeBase58(sig) as Signature))?.requestId).toBe(r.requestId);
       expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(true);
       expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(false);
-      expect(u(await swaps.history(id, 1, 10))).toMatchObject({ total: 1 });
+      expect(u(await swaps.history(id, { page: 1 }, 10))).toMatchObject({ total: 1 });
       expect(u(await swaps.listOpen(100)).some((x) => x.requestId === r.requestId)).toBe(true);
       expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(true);
       expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(false);
@@ -262,6 +292,88 @@ describe.each(variants)('swap store contract: $name', (variant) => {
       );
       expect(settled.filter((s) => u(s)).length).toBe(40);
       expect(u(await swaps.getPool(id))).toMatchObject({ reserveB: 0n, reservedB: 0n, reserveA: 5_040_000n });
+    },
+  );
+
+  it.skipIf(variant.skip)(
+    'pages history by keyset as by offset, and keeps its total through every status change',
+    async () => {
+      const { swaps, id } = await fresh();
+      const user = randomPublicKey();
+      const made: SwapRequestRecord[] = [];
+      for (let i = 0; i < 7; i++)
+        made.push(u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 10n) })));
+      const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
+      // Five go to the chain, one fails before it was sent (enters history), one expires unsent.
+      for (const r of made.slice(0, 5))
+        expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([1])))).toBe(true);
+      expect(u(await swaps.history(id, { page: 1 }, 3)).total).toBe(5);
+      u(await swaps.settle(made[5]!.requestId, 'failed', { error: 'x' }));
+      u(await swaps.settle(made[6]!.requestId, 'expired'));
+      u(await swaps.settle(made[0]!.requestId, 'landed'));
+      // A sent swap whose blockhash expired unseen leaves the history.
+      u(await swaps.settle(made[1]!.requestId, 'expired'));
+      const newestFirst = [5, 4, 3, 2, 0].map((i) => made[i]!.requestId);
+      const first = u(await swaps.history(id, { page: 1 }, 2));
+      expect(first.total).toBe(5);
+      expect(first.items.map((r) => r.requestId)).toEqual(newestFirst.slice(0, 2));
+      const second = u(await swaps.history(id, { after: first.items[1]!.requestId }, 2));
+      expect(second.items.map((r) => r.requestId)).toEqual(newestFirst.slice(2, 4));
+      expect(u(await swaps.history(id, { page: 2 }, 2)).items.map((r) => r.requestId)).toEqual(
+        newestFirst.slice(2, 4),
+      );
+      const third = u(await swaps.history(id, { after: second.items[1]!.requestId }, 2));
+      expect(third.items.map((r) => r.requestId)).toEqual(newestFirst.slice(4));
+      // Anchored on a request that has left the history, the keyset still knows where it stood.
+      expect(
+        u(await swaps.history(id, { after: made[1]!.requestId }, 5)).items.map((r) => r.requestId),
+      ).toEqual([made[0]!.requestId]);
+      expect(u(await swaps.history(id, { page: 1 }, 10)).items.map((r) => r.requestId)).toEqual(newestFirst);
+    },
+  );
+
+  it.skipIf(variant.skip)(
+    'lists as due only sent requests and quotes whose blockhash or build time ran out',
+    async () => {
+      const { swaps, id, authority } = await fresh();
+      const user = randomPublicKey();
+      const build = async (lastValidBlockHeight: bigint) => {
+        const r = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 10n) }));
+        u(
+          await swaps.attachTransaction(r.requestId, {
+            message: Uint8Array.from([1]),
+            signers: [authority, user],
+            presigned: { [authority]: new Uint8Array(64).fill(3) },
+            blockhash: 'bh',
+            lastValidBlockHeight,
+            feeLamports: 5_000n,
+            computeUnitLimit: 1,
+            computeUnitPrice: 0n,
+          }),
+        );
+        return r.requestId;
+      };
+      const early = await build(100n);
+      const late = await build(1_000n);
+      const sent = await build(100n);
+      const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
+      u(await swaps.markSubmitted(sent, txId, Uint8Array.from([1])));
+      const unbuilt = u(
+        await swaps.reserve({
+          request: { ...request(user), expiresAt: new Date(Date.now() + 1_000) },
+          poolIds: [id],
+          plan: take(id, 10n),
+        }),
+      ).requestId;
+      const mine = new Set([early, late, sent, unbuilt]);
+      const due = async (blockHeight: bigint, now: Date) =>
+        u(await swaps.listDue({ blockHeight, now, limit: 10_000 }))
+          .map((r) => r.requestId)
+          .filter((r) => mine.has(r))
+          .sort();
+      expect(await due(100n, new Date())).toEqual([sent]);
+      expect(await due(101n, new Date())).toEqual([early, sent].sort());
+      expect(await due(1_001n, new Date(Date.now() + 2_000))).toEqual([early, late, sent, unbuilt].sort());
     },
   );
 

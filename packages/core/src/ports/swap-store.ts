@@ -121,6 +121,20 @@ export interface SwapHistoryPage {
   readonly total: number;
 }
 
+/** Where a page of history starts: a page number (an offset), or after a request (keyset). */
+export type SwapHistoryStart =
+  | { readonly page: number }
+  /** The page after the one that ended with `requestId` (its position is read, not its status). */
+  | { readonly after: string };
+
+/** What the worker's settlement pass needs to look at now (see `SwapStore.listDue`). */
+export interface DueQuery {
+  /** The chain's current block height: a transaction valid up to a lower height can no longer land. */
+  readonly blockHeight: bigint;
+  readonly now: Date;
+  readonly limit: number;
+}
+
 export interface SwapStore {
   /** Creates the pool unless one with its id exists; returns the stored pool either way. */
   ensurePool(
@@ -168,8 +182,23 @@ export interface SwapStore {
   ): ResultAsync<boolean, DomainError>;
   /** `prepared` and `submitted` requests, oldest first. */
   listOpen(limit: number): ResultAsync<readonly SwapRequestRecord[], DomainError>;
-  /** Requests that went to the chain (submitted, landed, failed) through `poolId`, newest first. */
-  history(poolId: string, page: number, pageSize: number): ResultAsync<SwapHistoryPage, DomainError>;
+  /**
+   * The open requests whose outcome can be decided now, at most `limit` of each kind: every
+   * `submitted` one (sent, being tracked), and the `prepared` ones that can no longer land on
+   * their own: built ones whose blockhash expired (`lastValidBlockHeight < blockHeight`) and
+   * unbuilt ones past `expiresAt`. A prepared firm quote still inside its blockhash window costs
+   * nothing here: it is decided once it expires (or at once when a notification names it).
+   */
+  listDue(query: DueQuery): ResultAsync<readonly SwapRequestRecord[], DomainError>;
+  /**
+   * Requests that went to the chain (submitted, landed, failed) through `poolId`, newest first,
+   * `pageSize` of them from `start`, with how many there are in all.
+   */
+  history(
+    poolId: string,
+    start: SwapHistoryStart,
+    pageSize: number,
+  ): ResultAsync<SwapHistoryPage, DomainError>;
   /** Terminal requests whose client has not been notified yet, oldest first. */
   listUnnotified(limit: number): ResultAsync<readonly SwapRequestRecord[], DomainError>;
   markNotified(requestId: string, at: Date): ResultAsync<void, DomainError>;

@@ -169,15 +169,35 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
           .map(copy),
       );
     },
-    history(poolId, page, pageSize) {
+    listDue({ blockHeight, now: at, limit }) {
+      const open = [...requests.values()].sort(byAge);
+      const take = (keep: (r: SwapRequestRecord) => boolean) =>
+        open.filter(keep).slice(0, Math.max(0, limit));
+      return okAsync(
+        [
+          ...take((r) => r.status === 'submitted'),
+          ...take(
+            (r) =>
+              r.status === 'prepared' &&
+              (r.transaction
+                ? r.transaction.lastValidBlockHeight < blockHeight
+                : r.expiresAt.getTime() <= at.getTime()),
+          ),
+        ].map(copy),
+      );
+    },
+    history(poolId, start, pageSize) {
       const all = [...requests.values()]
         .filter((r) => r.hops.some((h) => h.pool === poolId))
         .filter((r) => r.status === 'submitted' || r.status === 'landed' || r.status === 'failed')
         .sort((a, b) => -byAge(a, b));
-      return okAsync({
-        items: all.slice((page - 1) * pageSize, page * pageSize).map(copy),
-        total: all.length,
-      });
+      let from: number;
+      if ('after' in start) {
+        const anchor = requests.get(start.after);
+        // Keyset: everything older than the anchor, whatever the anchor's own status is now.
+        from = anchor ? all.filter((r) => byAge(r, anchor) >= 0).length : all.length;
+      } else from = (start.page - 1) * pageSize;
+      return okAsync({ items: all.slice(from, from + pageSize).map(copy), total: all.length });
     },
     listUnnotified(limit) {
       return okAsync(

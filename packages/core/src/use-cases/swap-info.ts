@@ -14,6 +14,11 @@ export const SwapInfoQuery = z.object({
   amount: z.string().optional().meta({ description: 'Input amount in whole units', example: '1.5' }),
   page: z.string().optional().meta({ description: 'From 1; default 1' }),
   pageSize: z.string().optional().meta({ description: '1-100; default 20' }),
+  cursor: z.string().optional().meta({
+    description:
+      "The previous answer's nextCursor: the page after it, read by keyset (stable while new swaps arrive); takes the place of page",
+    example: '2.swp_Q2tYb3p1bVhrV0lYbm1xQQ',
+  }),
 });
 export type SwapInfoQuery = z.infer<typeof SwapInfoQuery>;
 
@@ -25,6 +30,24 @@ export interface SwapInfo {
   readonly history: SwapHistoryPage;
   readonly page: number;
   readonly pageSize: number;
+  /** Where the next page starts, when there is one (`cursor` of the next request). */
+  readonly nextCursor?: string;
+}
+
+/** `<page>.<requestId>`: the page it opens and the last request of the page before it. */
+const CURSOR = /^([1-9]\d{0,8})\.([A-Za-z0-9_-]{1,128})$/;
+
+function parseCursor(
+  value: string,
+  page: string | undefined,
+): Result<{ page: number; after: string }, DomainError> {
+  const m = CURSOR.exec(value);
+  if (!m) return err(domainError('INVALID_PARAMETERS', 'cursor must be a nextCursor this API returned'));
+  const at = Number(m[1]);
+  if (page !== undefined && page !== m[1]) {
+    return err(domainError('INVALID_PARAMETERS', `cursor opens page ${at}; leave page out or make it ${at}`));
+  }
+  return ok({ page: at, after: m[2]! });
 }
 
 const asParameterError = (e: DomainError) => domainError('INVALID_PARAMETERS', e.message);
@@ -58,7 +81,8 @@ export function swapInfo(
 ): ResultAsync<SwapInfo, DomainError> {
   return safeTry(async function* () {
     const pair = yield* parseTokenPair(deps.currencies, query.tokenPair);
-    const page = yield* positiveInt(query.page, 'page', 1);
+    const cursor = query.cursor === undefined ? undefined : yield* parseCursor(query.cursor, query.page);
+    const page = cursor ? cursor.page : yield* positiveInt(query.page, 'page', 1);
     const pageSize = yield* positiveInt(
       query.pageSize,
       'pageSize',
@@ -84,7 +108,20 @@ export function swapInfo(
       ).mapErr((e) => domainError('INVALID_PARAMETERS', e.message));
       quote = { ...priced, slippageBps };
     }
-    const history = yield* deps.swaps.history(pool.id, page, pageSize);
-    return ok({ pair, pool, ...(quote ? { quote } : {}), history, page, pageSize });
+    const history = yield* deps.swaps.history(pool.id, cursor ? { after: cursor.after } : { page }, pageSize);
+    const last = history.items.at(-1);
+    const nextCursor =
+      last && history.items.length === pageSize && page * pageSize < history.total
+        ? `${page + 1}.${last.requestId}`
+        : undefined;
+    return ok({
+      pair,
+      pool,
+      ...(quote ? { quote } : {}),
+      history,
+      page,
+      pageSize,
+      ...(nextCursor ? { nextCursor } : {}),
+    });
   });
 }

@@ -85,14 +85,21 @@ export function settleRequests(
   });
 }
 
-/** One pass over the open requests (the worker calls it after the tracking pass). */
+/**
+ * One pass over the open requests whose outcome can be decided now (the worker calls it after the
+ * tracking pass): those sent, and those whose blockhash or build time ran out. A pending firm
+ * quote inside its blockhash window is not read at all, so unexecuted quotes cost nothing until
+ * they expire; one the wallet sent itself is settled once its window ends (or when a notification
+ * names it).
+ */
 export function settleSwaps(
   deps: SettleDeps,
   limit = 1_000,
 ): ResultAsync<{ open: number; settled: number }, DomainError> {
-  return deps.swaps
-    .listOpen(limit)
-    .andThen((open) => settleRequests(deps, open).map(({ settled }) => ({ open: open.length, settled })));
+  return deps.chain
+    .getBlockHeight()
+    .andThen((blockHeight) => deps.swaps.listDue({ blockHeight, now: deps.clock.now(), limit }))
+    .andThen((due) => settleRequests(deps, due).map(({ settled }) => ({ open: due.length, settled })));
 }
 
 /** Settles the swap a transaction belongs to, if any (used when a notification arrives). */

@@ -42,6 +42,22 @@ async function walletSigns(
   return toBase64(assembleTransaction(parts.message, sigs));
 }
 
+/** A firm quote for `amount` SOL of USDC, signed by the wallet and executed. */
+async function swapAndExecute(t: TestSwapDeps, user: PublicKey, amount: string) {
+  const built = (
+    await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount }, caller(user))
+  )._unsafeUnwrap();
+  const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
+  (
+    await executeSwap(
+      t.swapDeps,
+      { requestId: built.request.requestId, signedTransaction: signed },
+      caller(user),
+    )
+  )._unsafeUnwrap();
+  return built;
+}
+
 const balance = async (t: TestSwapDeps, who: PublicKey, code: string) =>
   (await t.chain.getBalance(who, t.chain.currencies.byCode(code)!))._unsafeUnwrap();
 
@@ -234,6 +250,66 @@ describe('firm quotes are for the caller and capped per client (issue 11)', () =
   });
 });
 
+describe('unexecuted firm quotes', () => {
+  it('cost the settlement pass nothing inside their blockhash window, and are released after it', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    for (let i = 0; i < 10; i++)
+      (
+        await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: `0.0${i + 1}` }, caller(user))
+      )._unsafeUnwrap();
+    const held = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!.reservedB;
+    expect(held).toBeGreaterThan(0n);
+    expect((await settleSwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ open: 0, settled: 0 });
+    t.chain.advance(200);
+    expect((await settleSwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ open: 10, settled: 10 });
+    expect((await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!.reservedB).toBe(0n);
+  });
+});
+
+describe('swap history pages', () => {
+  it('hands out a cursor that reads the next page by keyset, stable while new swaps arrive', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    const sent: string[] = [];
+    const swapOnce = async (amount: string) => {
+      const built = await swapAndExecute(t, user, amount);
+      sent.unshift(built.request.requestId);
+      t.clock.advance(1_000);
+    };
+    for (let i = 1; i <= 5; i++) await swapOnce(`0.${i}`);
+    const ids = (info: { history: { items: readonly { requestId: string }[] } }) =>
+      info.history.items.map((r) => r.requestId);
+    const first = (await swapInfo(t.swapDeps, { tokenPair: 'SOL-USDC', pageSize: '2' }))._unsafeUnwrap();
+    expect(ids(first)).toEqual(sent.slice(0, 2));
+    expect(first).toMatchObject({ page: 1, history: { total: 5 } });
+    expect(first.nextCursor).toBe(`2.${sent[1]}`);
+    const expected = sent.slice(2, 4);
+    // A new swap arrives between the pages: offset paging would repeat an item; the cursor does not.
+    await swapOnce('0.6');
+    const second = (
+      await swapInfo(t.swapDeps, { tokenPair: 'SOL-USDC', pageSize: '2', cursor: first.nextCursor! })
+    )._unsafeUnwrap();
+    expect(ids(second)).toEqual(expected);
+    expect(second).toMatchObject({ page: 2, history: { total: 6 } });
+    const last = (
+      await swapInfo(t.swapDeps, { tokenPair: 'SOL-USDC', pageSize: '2', cursor: second.nextCursor! })
+    )._unsafeUnwrap();
+    // Page 3 of the state the cursor started from: the oldest swap, and no page after it.
+    expect(last.page).toBe(3);
+    expect(ids(last)).toEqual([sent.at(-1)]);
+    expect(last.nextCursor).toBeUndefined();
+    const code = async (q: Record<string, string>) =>
+      (await swapInfo(t.swapDeps, { tokenPair: 'SOL-USDC', ...q }))._unsafeUnwrapErr().code;
+    expect(await code({ cursor: 'nope' })).toBe('INVALID_PARAMETERS');
+    expect(await code({ cursor: `0.${sent[0]}` })).toBe('INVALID_PARAMETERS');
+    expect(await code({ cursor: `2.${sent[0]}`, page: '3' })).toBe('INVALID_PARAMETERS');
+    expect(
+      (await swapInfo(t.swapDeps, { tokenPair: 'SOL-USDC', cursor: `2.${sent[0]}`, page: '2' })).isOk(),
+    ).toBe(true);
+  });
+});
+
 describe('swap information', () => {
   it('answers 400-class for a bad pair and 422-class for bad parameters', async () => {
     const t = await createTestSwapDeps();
@@ -307,17 +383,7 @@ describe('outbound notifications', () => {
       createdAt: new Date(),
     });
     const user = await withUser(t);
-    const built = (
-      await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user))
-    )._unsafeUnwrap();
-    const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
-    (
-      await executeSwap(
-        t.swapDeps,
-        { requestId: built.request.requestId, signedTransaction: signed },
-        caller(user),
-      )
-    )._unsafeUnwrap();
+    const built = await swapAndExecute(t, user, '1');
     await settleAll(t);
     expect((await notifySwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ queued: 1 });
     expect((await notifySwaps(t.swapDeps))._unsafeUnwrap()).toEqual({ queued: 0 });

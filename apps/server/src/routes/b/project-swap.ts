@@ -56,6 +56,10 @@ const SwapInfoResponse = z
     page: z.number().int().openapi({ example: 1 }),
     pageSize: z.number().int().openapi({ example: 20 }),
     total: z.number().int().openapi({ example: 1 }),
+    nextCursor: z.string().optional().openapi({
+      description: 'Pass as cursor for the next page (keyset); absent on the last page',
+      example: '2.swp_Q2tYb3p1bVhrV0lYbm1xQQ',
+    }),
     rateLimit: RateLimit,
   })
   .openapi('SwapInfoResponse');
@@ -145,6 +149,7 @@ export function registerProjectSwapRoutes(
         page: info.page,
         pageSize: info.pageSize,
         total: info.history.total,
+        ...(info.nextCursor ? { nextCursor: info.nextCursor } : {}),
       });
     },
   );

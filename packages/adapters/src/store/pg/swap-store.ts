@@ -93,6 +93,7 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
             await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('swap-client:' || $1, 0))", [
               request.clientId,
             ]);
+            // swap_requests_client_open_idx: counts this client's open quotes, nothing else.
             const open = await tx.query<{ n: string }>(
               `SELECT count(*) AS n FROM swap_requests
                 WHERE client_id = $1 AND status = 'prepared' AND expires_at > $2`,
@@ -261,18 +262,50 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
       );
     },
 
-    history(poolId, page, pageSize) {
+    listDue({ blockHeight, now: at, limit }) {
+      return attempt('swaps.listDue', async () => {
+        const n = Math.max(0, Math.floor(limit));
+        // Three index range scans (see migration 0040): pending firm quotes still inside their
+        // blockhash window are not read at all.
+        const r = await sql.query<Row>(
+          `(SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE status = 'submitted'
+             ORDER BY created_at, seq LIMIT $1)
+           UNION ALL
+           (SELECT ${REQUEST_COLUMNS} FROM swap_requests
+             WHERE status = 'prepared' AND message IS NOT NULL AND last_valid_block_height < $2
+             ORDER BY last_valid_block_height LIMIT $1)
+           UNION ALL
+           (SELECT ${REQUEST_COLUMNS} FROM swap_requests
+             WHERE status = 'prepared' AND message IS NULL AND expires_at <= $3
+             ORDER BY expires_at LIMIT $1)`,
+          [n, blockHeight.toString(), at],
+        );
+        return r.rows.map(toRequest);
+      });
+    },
+
+    history(poolId, start, pageSize) {
       return attempt('swaps.history', async () => {
         const where = `$1 = ANY(pool_ids) AND status IN ('submitted', 'landed', 'failed')`;
-        const total = await sql.query<{ n: string }>(
-          `SELECT count(*) AS n FROM swap_requests WHERE ${where}`,
-          [poolId],
-        );
-        const items = await sql.query<Row>(
-          `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE ${where}
-           ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
-          [poolId, pageSize, (page - 1) * pageSize],
-        );
+        // The pool keeps its history's size (a trigger counts status changes), so no count(*).
+        const total = await sql.query<{ n: string }>('SELECT history_count AS n FROM pools WHERE id = $1', [
+          poolId,
+        ]);
+        const items =
+          'after' in start
+            ? // Keyset: walks swap_requests_history_idx from the anchor's position.
+              await sql.query<Row>(
+                `SELECT ${REQUEST_COLUMNS} FROM swap_requests
+                  WHERE ${where}
+                    AND (created_at, seq) < (SELECT created_at, seq FROM swap_requests WHERE request_id = $3)
+                  ORDER BY created_at DESC, seq DESC LIMIT $2`,
+                [poolId, pageSize, start.after],
+              )
+            : await sql.query<Row>(
+                `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE ${where}
+                  ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
+                [poolId, pageSize, (start.page - 1) * pageSize],
+              );
         return { items: items.rows.map(toRequest), total: Number(total.rows[0]?.n ?? 0) };
       });
     },

@@ -1,0 +1,154 @@
+import type { DomainError, PoolRecord, SwapHistoryPage, SwapStore } from '@token-actions/core';
+import { okAsync, type ResultAsync } from 'neverthrow';
+import type { KeyChangeHandlers } from './cache.js';
+
+export interface PoolCacheOptions {
+  /**
+   * The longest anything is served from memory. Change notices drop entries at once; this bounds
+   * how stale an entry can be while the listening connection is down. Default 1 s.
+   */
+  readonly ttlMs?: number;
+  /** History pages held at most (all are dropped when full). Default 1,000. */
+  readonly maxPages?: number;
+  /**
+   * Subscribes to the pool book's change notices from every process sharing the database
+   * (PostgreSQL LISTEN on POOL_CHANGES_CHANNEL). Without it the process must be the book's only
+   * writer. Nothing is cached until the subscription is live.
+   */
+  readonly subscribe?: (handlers: KeyChangeHandlers) => Promise<() => Promise<void>>;
+  readonly now?: () => number;
+}
+
+interface Entry<T> {
+  readonly value: T;
+  readonly until: number;
+}
+
+/**
+ * Serves the pool book's reads (pools and pages of history) from memory, exactly: every write
+ * through this store drops what is held when it returns, and every change any process commits
+ * (reservations, settlements, swaps going to the chain) drops it when its notice arrives — the
+ * pool table notifies from a trigger at commit. A read that was in flight across a change never
+ * fills the cache (a generation counter), so a dropped state cannot come back. Reservations
+ * themselves still lock the pool rows in the database; only the reads are served from here.
+ */
+export function withPoolCache(
+  swaps: SwapStore,
+  options: PoolCacheOptions = {},
+): { swaps: SwapStore; close(): Promise<void> } {
+  const ttlMs = options.ttlMs ?? 1_000;
+  const maxPages = options.maxPages ?? 1_000;
+  const now = options.now ?? Date.now;
+  const pools = new Map<string, Entry<PoolRecord | null>>();
+  const pages = new Map<string, Entry<SwapHistoryPage>>();
+  let poolList: Entry<readonly PoolRecord[]> | undefined;
+  let generation = 0;
+  let live = options.subscribe === undefined;
+
+  const invalidate = () => {
+    generation++;
+    pools.clear();
+    pages.clear();
+    poolList = undefined;
+  };
+
+  let subscription: Promise<(() => Promise<void>) | undefined> | undefined;
+  const subscribe = () => {
+    if (subscription || !options.subscribe) return;
+    subscription = options
+      .subscribe({ onNotice: invalidate, onReset: invalidate })
+      .then((stop) => {
+        invalidate();
+        live = true;
+        return stop;
+      })
+      // Without notices nothing is cached: every read goes to the database, as before.
+      .catch(() => undefined);
+  };
+
+  const fresh = <T>(entry: Entry<T> | undefined): entry is Entry<T> =>
+    entry !== undefined && entry.until > now();
+
+  /** Reads through `load`, keeping the answer only if nothing changed while it was read. */
+  const readThrough = <T>(
+    load: () => ResultAsync<T, DomainError>,
+    keep: (entry: Entry<T>) => void,
+  ): ResultAsync<T, DomainError> => {
+    const at = generation;
+    return load().map((value) => {
+      if (live && at === generation) keep({ value, until: now() + ttlMs });
+      return value;
+    });
+  };
+
+  // A failed write may still have committed (a connection lost after COMMIT): drop either way.
+  const afterWrite = <T>(write: ResultAsync<T, DomainError>): ResultAsync<T, DomainError> =>
+    write
+      .map((value) => {
+        invalidate();
+        return value;
+      })
+      .mapErr((error) => {
+        invalidate();
+        return error;
+      });
+
+  const pageKey = (poolId: string, pageSize: number, start: string) => `${poolId}|${pageSize}|${start}`;
+
+  const cached: SwapStore = {
+    ...swaps,
+    getPool(id) {
+      subscribe();
+      const hit = pools.get(id);
+      if (fresh(hit)) return okAsync(hit.value && { ...hit.value });
+      return readThrough(
+        () => swaps.getPool(id),
+        (entry) => pools.set(id, entry),
+      );
+    },
+    listPools() {
+      subscribe();
+      if (fresh(poolList)) return okAsync(poolList.value.map((p) => ({ ...p })));
+      return readThrough(
+        () => swaps.listPools(),
+        (entry) => {
+          poolList = entry;
+        },
+      );
+    },
+    history(poolId, start, pageSize) {
+      subscribe();
+      const key = pageKey(poolId, pageSize, 'after' in start ? `a:${start.after}` : `p:${start.page}`);
+      const hit = pages.get(key);
+      if (fresh(hit)) return okAsync(hit.value);
+      // Page n after page n-1 of the same state: read by keyset from where n-1 ended.
+      let from = start;
+      if ('page' in start && start.page > 1) {
+        const before = pages.get(pageKey(poolId, pageSize, `p:${start.page - 1}`));
+        const last = fresh(before) ? before.value.items.at(-1) : undefined;
+        if (last && before!.value.items.length === pageSize) from = { after: last.requestId };
+      }
+      return readThrough(
+        () => swaps.history(poolId, from, pageSize),
+        (entry) => {
+          if (pages.size >= maxPages) pages.clear();
+          pages.set(key, entry);
+        },
+      );
+    },
+    ensurePool: (pool) => afterWrite(swaps.ensurePool(pool)),
+    reserve: (input) => afterWrite(swaps.reserve(input)),
+    insertExternal: (request) => afterWrite(swaps.insertExternal(request)),
+    markSubmitted: (requestId, transactionId, signedWire) =>
+      afterWrite(swaps.markSubmitted(requestId, transactionId, signedWire)),
+    settle: (requestId, outcome, detail) => afterWrite(swaps.settle(requestId, outcome, detail)),
+  };
+
+  return {
+    swaps: cached,
+    async close() {
+      const stop = await subscription;
+      await stop?.();
+    },
+  };
+}
