@@ -378,7 +378,7 @@ async function driveActions(h: Harness) {
   const rules = (await (await plain('GET', '/actions.json')).json()) as { rules: { apiPath: string }[] };
   expect((await plain('GET', '/.well-known/actions.json')).status).toBe(200);
   expect((await plain('GET', '/v1/actions/icon.svg')).status).toBe(200);
-  const valueOf = (parameter: Json): string => {
+  const fillValue = (parameter: Json): string => {
     if (parameter.type === 'select') return parameter.options[0].value;
     if (parameter.name === 'amount') return '1';
     if (parameter.type === 'url') return 'https://example.org/badge.json';
@@ -389,7 +389,7 @@ async function driveActions(h: Harness) {
     const metadata = await (await plain('GET', apiPath)).json();
     const form = metadata.links.actions.at(-1);
     const href = form.href.replace(/\{(\w+)\}/g, (_: string, name: string) =>
-      encodeURIComponent(valueOf(form.parameters.find((p: Json) => p.name === name))),
+      encodeURIComponent(fillValue(form.parameters.find((p: Json) => p.name === name))),
     );
     const posted = await plain('POST', href, JSON.stringify({ account: wallet.address }));
     expect(posted.status, `${href}: ${await posted.clone().text()}`).toBe(200);
