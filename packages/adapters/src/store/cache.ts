@@ -78,6 +78,13 @@ export function withApiKeyCache(
   };
 
   let subscription: Promise<(() => Promise<void>) | undefined> | undefined;
+  // Only a read that began while notices were being received may be cached: a revocation
+  // committed before the LISTEN was up would otherwise never evict what that read saw.
+  let listening = !options.subscribe;
+  // Bumped when notices may have been lost: a read in flight across it is not cached either.
+  let generation = 0;
+  const cacheableNow = () => (listening ? generation : -1);
+  const stillCacheable = (at: number) => at >= 0 && at === generation;
   const subscribe = () => {
     if (subscription || !options.subscribe) return;
     subscription = options
@@ -87,11 +94,16 @@ export function withApiKeyCache(
           else if (payload.startsWith('tenant:')) tenants.delete(payload.slice(7));
         },
         onReset() {
+          generation++;
           keys.clear();
           tenants.clear();
         },
       })
-      // Without notices the TTL still bounds staleness; the cache keeps working.
+      .then((stop) => {
+        listening = true;
+        return stop;
+      })
+      // Without notices nothing is cached: every read goes to the store.
       .catch(() => undefined);
   };
 
@@ -101,8 +113,9 @@ export function withApiKeyCache(
       subscribe();
       const hit = keys.get(hash);
       if (hit && hit.until > now()) return okAsync({ ...hit.record });
+      const at = cacheableNow();
       return store.apiKeys.findByHash(hash).map((record) => {
-        if (record) put(keys, hash, record);
+        if (record && stillCacheable(at)) put(keys, hash, record);
         else keys.delete(hash);
         return record;
       });
@@ -127,8 +140,9 @@ export function withApiKeyCache(
       subscribe();
       const hit = tenants.get(id);
       if (hit && hit.until > now()) return okAsync(hit.record);
+      const at = cacheableNow();
       return store.tenants.get(id).map((record) => {
-        if (record) put(tenants, id, record);
+        if (record && stillCacheable(at)) put(tenants, id, record);
         return record;
       });
     },

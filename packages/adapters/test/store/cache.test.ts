@@ -103,6 +103,9 @@ describe('API-key cache', () => {
     });
     const key = { id: 'key_1', label: 'k', tenant: DEFAULT_TENANT, createdAt: new Date(0), hash: 'x' };
     (await inner.apiKeys.insert(key))._unsafeUnwrap();
+    // The first read starts the subscription; what it reads is not cached (see the test below).
+    await cached.store.apiKeys.findByHash('warm-up');
+    reads = 0;
     return {
       inner,
       store: cached.store,
@@ -152,6 +155,37 @@ describe('API-key cache', () => {
     (await t.inner.apiKeys.expire('key_1', new Date(8)))._unsafeUnwrap();
     t.reset();
     expect((await t.store.apiKeys.findByHash('x'))._unsafeUnwrap()?.expiresAt).toEqual(new Date(8));
+  });
+
+  it('caches nothing read before the notices are up, nor a read that a reset overtook', async () => {
+    const inner = createInMemoryStore();
+    const key = { id: 'key_2', label: 'k', tenant: DEFAULT_TENANT, createdAt: new Date(0), hash: 'y' };
+    (await inner.apiKeys.insert(key))._unsafeUnwrap();
+    let up: (() => void) | undefined;
+    let handlers: KeyChangeHandlers | undefined;
+    const cached = withApiKeyCache(inner, {
+      ttlMs: 60_000,
+      subscribe: (h) => {
+        handlers = h;
+        return new Promise((resolve) => {
+          up = () => resolve(async () => {});
+        });
+      },
+    });
+    // Read while LISTEN is still connecting; another process revokes, and its notice is lost.
+    expect((await cached.store.apiKeys.findByHash('y'))._unsafeUnwrap()?.revokedAt).toBeUndefined();
+    (await inner.apiKeys.revoke('key_2', new Date(9)))._unsafeUnwrap();
+    up?.();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect((await cached.store.apiKeys.findByHash('y'))._unsafeUnwrap()?.revokedAt).toEqual(new Date(9));
+
+    // A read in flight when notices may have been lost (reset) is not cached either.
+    (await inner.apiKeys.insert({ ...key, id: 'key_3', hash: 'z' }))._unsafeUnwrap();
+    const inFlight = cached.store.apiKeys.findByHash('z');
+    handlers?.onReset();
+    await inFlight;
+    (await inner.apiKeys.revoke('key_3', new Date(10)))._unsafeUnwrap();
+    expect((await cached.store.apiKeys.findByHash('z'))._unsafeUnwrap()?.revokedAt).toEqual(new Date(10));
   });
 
   it('caches tenants the same way and drops one on its notice', async () => {
