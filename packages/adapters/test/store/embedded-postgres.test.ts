@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -155,6 +155,30 @@ describe('embedded PostgreSQL', () => {
     if (postmaster !== undefined) await waitForExit(Number.parseInt(postmaster, 10));
     expect(await countPresent(dataDir, acked)).toBe(acked.length);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'starts over a postmaster.pid whose pid now belongs to another live process',
+    async () => {
+      const dataDir = freshDir();
+      await (await createEmbeddedPostgresClient({ dataDir })).close();
+      // What a container restart leaves: the file of a server that died, its pid now someone else's.
+      const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        const pidFile = join(dataDir, 'cluster', 'postmaster.pid');
+        await writeFile(pidFile, `${other.pid}\n${join(dataDir, 'cluster')}\n0\n5432\n/nonexistent\n`);
+        const sql = await createEmbeddedPostgresClient({ dataDir, takeoverTimeoutMs: 2000 });
+        try {
+          expect((await sql.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
+          expect(Number.parseInt(await readFile(pidFile, 'utf8'), 10)).not.toBe(other.pid);
+        } finally {
+          await sql.close();
+        }
+        expect(alive(other.pid!)).toBe(true);
+      } finally {
+        other.kill('SIGKILL');
+      }
+    },
+  );
 
   it.skipIf(process.getuid?.() !== 0)(
     'runs as the unprivileged nobody user when told not to use a user namespace',
