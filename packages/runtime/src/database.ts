@@ -69,9 +69,9 @@ export async function openDatabase(
     const embedded = await createEmbeddedPostgresClient({
       dataDir: choice.dataDir,
       ...max,
-      onServerExit: (code) =>
+      onServerExit: (exitCode) =>
         options.logger?.error(
-          { code, log: join(choice.dataDir, 'postgres.log') },
+          { exitCode, log: join(choice.dataDir, 'postgres.log') },
           'the embedded PostgreSQL server stopped: every query fails until this process restarts',
         ),
     });

@@ -41,8 +41,9 @@ async function waitForExit(pid: number, timeoutMs = 20_000): Promise<void> {
 }
 
 /**
- * Runs the committing child until it has acknowledged `acks` commits, then SIGKILLs either its whole
- * process group (the owner, the watchdog and every server process at once) or the owner alone.
+ * Runs the committing child until it has acknowledged `acks` commits, then SIGKILLs either every
+ * process at once (the owner's process group and the server's: the watchdog and the postmaster;
+ * the backends then see the postmaster die) or the owner alone.
  */
 async function runAndKill(dataDir: string, acks: number, target: 'group' | 'owner') {
   const child = spawn(
@@ -68,8 +69,11 @@ async function runAndKill(dataDir: string, acks: number, target: 'group' | 'owne
     }
     acked.push(line);
     if (acked.length === acks) {
-      if (target === 'group') process.kill(-child.pid!, 'SIGKILL');
-      else child.kill('SIGKILL');
+      if (target === 'group') {
+        // The owner's group and the server's (it runs in a group of its own), at once.
+        process.kill(-child.pid!, 'SIGKILL');
+        process.kill(-watchdogPid, 'SIGKILL');
+      } else child.kill('SIGKILL');
     }
   }
   await exited;

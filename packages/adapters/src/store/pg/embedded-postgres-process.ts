@@ -165,7 +165,14 @@ export function startServer(
     clusterDir,
     ...flags,
   ]);
-  const child = spawn(command, args, { ...ids, stdio: ['pipe', logFd, logFd], env: serverEnv() });
+  // A process group of its own: a Ctrl-C (SIGINT to the terminal's group) reaches this process,
+  // which drains and then stops the server, rather than the server shutting down under it.
+  const child = spawn(command, args, {
+    ...ids,
+    detached: true,
+    stdio: ['pipe', logFd, logFd],
+    env: serverEnv(),
+  });
   // The pipe is only there to close when this process dies; nothing is ever written to it.
   child.stdin?.on('error', () => undefined);
   const exited = new Promise<number | null>((resolve) => {
