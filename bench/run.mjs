@@ -13,6 +13,7 @@
 
 import { machine, measureBareHono, measureRawLiteSvm } from './lib/ceilings.mjs';
 import { CONNECTIONS, DURATION, flag, log, option, USAGE } from './lib/cli.mjs';
+import { measureMemory } from './lib/memory.mjs';
 import { runNode } from './lib/processes.mjs';
 import { report } from './lib/report.mjs';
 import { measureService } from './lib/service.mjs';
@@ -42,6 +43,7 @@ await measureRawLiteSvm(results, meta);
 
 // 3. The service on its embedded default.
 await measureService(results, meta);
+await measureMemory(meta); // peak PSS of the server and its children under donation load
 
 // 4. Tracking at scale.
 if (!flag('skip-scale')) {
