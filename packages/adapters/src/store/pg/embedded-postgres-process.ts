@@ -190,7 +190,8 @@ export async function stopServer(
 ): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   server.child.stdin?.end();
-  const timeout = sleep(timeoutMs).then(() => 'timeout' as const);
+  // Unreferenced: a pending deadline must not keep this process alive once the server has stopped.
+  const timeout = sleep(timeoutMs, undefined, { ref: false }).then(() => 'timeout' as const);
   if ((await Promise.race([server.exited, timeout])) !== 'timeout') return;
   const pid = await postmasterPid(clusterDir);
   if (pid !== undefined) signal(pid, 'SIGQUIT');
