@@ -13,8 +13,9 @@
 //   node bench/run.mjs --database postgres  (every measure on a fresh PostgreSQL database of DATABASE_URL)
 
 import { machine, measureBareHono, measureRawLiteSvm } from './lib/ceilings.mjs';
-import { CONNECTIONS, DURATION, flag, log, ONLY, option, USAGE } from './lib/cli.mjs';
+import { CONNECTIONS, DATABASE, DURATION, flag, log, ONLY, option, USAGE, wants } from './lib/cli.mjs';
 import { measureSweep } from './lib/measures.mjs';
+import { measureMemory } from './lib/memory.mjs';
 import { runNode } from './lib/processes.mjs';
 import { report } from './lib/report.mjs';
 import { measureService, sweepDatabase } from './lib/service.mjs';
@@ -45,6 +46,9 @@ if (ONLY !== 'sweep') {
 
   // 3. The service on its embedded default (or on PostgreSQL with --database postgres).
   await measureService(results, meta);
+
+  // Peak memory (PSS of the server and its children) under donation load, on the embedded default.
+  if (DATABASE === 'embedded' && (wants('donate') || ONLY === 'memory')) await measureMemory(meta);
 }
 
 // 4. The tracking sweep that moves 10,000 records, on the same kind of database.

@@ -27,7 +27,7 @@ transactions. Prints a table; writes bench/results.json and bench/results.meta.j
 
   --duration <s>        seconds per measure (default 10)
   --connections <n>     autocannon connections (default 10)
-  --only <measure>      one measure: track, swap, donate, open-quotes or sweep (writes results.<measure>.json)
+  --only <measure>      one measure: track, swap, donate, open-quotes, sweep or memory (writes results.<measure>.json)
   --profile             CPU-profile the service, summarised per phase (writes results.profile.json)
   --database <db>       embedded (default: the service's embedded database) or postgres (a fresh
                         database on DATABASE_URL's server, default postgres://postgres@127.0.0.1:5432/test)

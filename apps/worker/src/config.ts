@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * The standalone worker's environment: the shared fragments, with the two that the embedded
- * default leaves optional made required (one process must own an in-process chain and PGlite).
+ * default leaves optional made required (one process must own an in-process chain and an embedded database).
  */
 export const WorkerConfigSchema = CoreConfigSchema.extend({
   DATABASE_URL: z.string().url({ message: 'the standalone worker needs a shared PostgreSQL (DATABASE_URL)' }),

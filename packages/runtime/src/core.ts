@@ -41,7 +41,7 @@ export async function composeCore(config: CoreConfig, logger: RuntimeLogger): Pr
     );
   }
 
-  const sql = await openDatabase(config);
+  const sql = await openDatabase(config, { logger });
   const instance = await holdInstanceLease(sql, config, systemClock, logger);
   const composedChain = await composeChain(config, master.key, logger);
   const wired = await wireCore({

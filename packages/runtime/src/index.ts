@@ -20,7 +20,7 @@ export {
 } from './config/fragments.js';
 export { type CoreComposition, composeCore, randomIds, unwrapOrThrow } from './core.js';
 export { wireCore } from './core-deps.js';
-export { openDatabase } from './database.js';
+export { chooseDatabase, type DatabaseChoice, openDatabase } from './database.js';
 export { loadMasterKey } from './keys.js';
 export type { RuntimeLogger } from './logger.js';
 export { createLoopPass, type LoopOptions, type RunningLoops, runLoopsOnce, startLoops } from './loops.js';

@@ -1,7 +1,7 @@
 /**
  * register-client: creates an OAuth client and prints its credentials once (the secret is stored
  * only as a hash). Writes to PostgreSQL when DATABASE_URL is set, otherwise to the embedded
- * database under $DATA_DIR/pglite (default .data/pglite).
+ * database under $DATA_DIR (default .data): its PostgreSQL server, or PGlite (EMBEDDED_DATABASE).
  */
 import { parseArgs } from 'node:util';
 import { createOutboundGuard, createPgOAuthStore } from '@token-actions/adapters';
@@ -16,7 +16,8 @@ Registers an OAuth 2.0 client for interface B and prints its client_id and clien
   --public        a public client (no secret; token_endpoint_auth_method "none", PKCE only)
   --scope         the scopes it may request (default: read write)
 
-Database: DATABASE_URL (PostgreSQL) when set, else the embedded PGlite in $DATA_DIR/pglite.
+Database: DATABASE_URL (PostgreSQL) when set, else the embedded one under $DATA_DIR: a PostgreSQL
+server in $DATA_DIR/postgres, or PGlite in $DATA_DIR/pglite (EMBEDDED_DATABASE picks; see README).
 The embedded database belongs to one process at a time: stop the server first, or register
 through POST /oauth/clients with the admin token (ADMIN_TOKEN) instead.`;
 

@@ -1,9 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { parseConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { type RunningServer, startServer } from '../../src/server.js';
+import { copyEmbeddedTemplate } from '../support/embedded-template.js';
 
 export interface Harness {
   readonly server: RunningServer;
@@ -18,12 +20,23 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** The real service on its embedded defaults (LiteSVM + PGlite), on a free port and a fresh data dir. */
+/**
+ * The real service on its embedded defaults (LiteSVM + an embedded PostgreSQL server), on a free
+ * port and a fresh data dir. The database starts from a copy of the run's migrated template
+ * cluster (initdb once per run, not per server) unless `freshDatabase` asks for a real first start.
+ */
 export async function startHarness(
   env: Record<string, string> = {},
   makeLogger: (level: string) => ReturnType<typeof createLogger> = (level) => createLogger(level),
+  options: { readonly freshDatabase?: boolean } = {},
 ): Promise<Harness> {
   const dataDir = await mkdtemp(join(tmpdir(), 'token-actions-'));
+  // EMBEDDED_DATABASE=pglite in the environment runs the in-process tests on PGlite instead.
+  if (process.env.EMBEDDED_DATABASE && !env.EMBEDDED_DATABASE)
+    env = { ...env, EMBEDDED_DATABASE: process.env.EMBEDDED_DATABASE };
+  const embeddedPostgres = !env.DATABASE_URL && (env.EMBEDDED_DATABASE ?? 'postgres') === 'postgres';
+  if (embeddedPostgres && !options.freshDatabase)
+    await copyEmbeddedTemplate(inject('embeddedPostgresTemplate'), dataDir);
   const config = parseConfig({
     PORT: '0',
     DATA_DIR: dataDir,

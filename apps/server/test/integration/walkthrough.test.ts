@@ -5,7 +5,7 @@ import { type Harness, startHarness } from './harness.js';
 describe('interface A walkthrough on the embedded default', () => {
   let h: Harness;
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({}, undefined, { freshDatabase: true });
   }, 60_000);
   afterAll(async () => h?.close());
 

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPgliteClient, createPgOAuthStore } from '@token-actions/adapters';
+import { createPgOAuthStore } from '@token-actions/adapters';
+import { openDatabase } from '@token-actions/runtime';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/register-client.js';
 import { hashSecret } from '../../src/oauth/secrets.js';
@@ -46,7 +47,9 @@ describe('register-client CLI', () => {
     expect(printed.client_secret).toMatch(/^tacs_/);
     expect(printed.scope).toBe('read');
 
-    const sql = await createPgliteClient({ dataDir: join(dataDir, 'pglite') });
+    // The embedded default: a PostgreSQL server under DATA_DIR/postgres, stopped when the CLI ended.
+    await expect(stat(join(dataDir, 'postgres', 'cluster', 'postmaster.pid'))).rejects.toThrow();
+    const sql = await openDatabase({ DATA_DIR: dataDir });
     try {
       const stored = (await createPgOAuthStore(sql).clients.get(printed.client_id))._unsafeUnwrap();
       expect(stored).toMatchObject({

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,8 +41,9 @@ async function waitForExit(pid: number, timeoutMs = 20_000): Promise<void> {
 }
 
 /**
- * Runs the committing child until it has acknowledged `acks` commits, then SIGKILLs either its whole
- * process group (the owner, the watchdog and every server process at once) or the owner alone.
+ * Runs the committing child until it has acknowledged `acks` commits, then SIGKILLs either every
+ * process at once (the owner's process group and the server's: the watchdog and the postmaster;
+ * the backends then see the postmaster die) or the owner alone.
  */
 async function runAndKill(dataDir: string, acks: number, target: 'group' | 'owner') {
   const child = spawn(
@@ -68,8 +69,11 @@ async function runAndKill(dataDir: string, acks: number, target: 'group' | 'owne
     }
     acked.push(line);
     if (acked.length === acks) {
-      if (target === 'group') process.kill(-child.pid!, 'SIGKILL');
-      else child.kill('SIGKILL');
+      if (target === 'group') {
+        // The owner's group and the server's (it runs in a group of its own), at once.
+        process.kill(-child.pid!, 'SIGKILL');
+        process.kill(-watchdogPid, 'SIGKILL');
+      } else child.kill('SIGKILL');
     }
   }
   await exited;
@@ -155,6 +159,30 @@ describe('embedded PostgreSQL', () => {
     if (postmaster !== undefined) await waitForExit(Number.parseInt(postmaster, 10));
     expect(await countPresent(dataDir, acked)).toBe(acked.length);
   });
+
+  it.skipIf(process.platform !== 'linux')(
+    'starts over a postmaster.pid whose pid now belongs to another live process',
+    async () => {
+      const dataDir = freshDir();
+      await (await createEmbeddedPostgresClient({ dataDir })).close();
+      // What a container restart leaves: the file of a server that died, its pid now someone else's.
+      const other = spawn('sleep', ['60'], { stdio: 'ignore' });
+      try {
+        const pidFile = join(dataDir, 'cluster', 'postmaster.pid');
+        await writeFile(pidFile, `${other.pid}\n${join(dataDir, 'cluster')}\n0\n5432\n/nonexistent\n`);
+        const sql = await createEmbeddedPostgresClient({ dataDir, takeoverTimeoutMs: 2000 });
+        try {
+          expect((await sql.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).toBe(1);
+          expect(Number.parseInt(await readFile(pidFile, 'utf8'), 10)).not.toBe(other.pid);
+        } finally {
+          await sql.close();
+        }
+        expect(alive(other.pid!)).toBe(true);
+      } finally {
+        other.kill('SIGKILL');
+      }
+    },
+  );
 
   it.skipIf(process.getuid?.() !== 0)(
     'runs as the unprivileged nobody user when told not to use a user namespace',

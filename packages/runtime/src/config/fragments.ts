@@ -22,10 +22,17 @@ export const LoggingConfigSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-/** Where state lives: PGlite under DATA_DIR, or a shared PostgreSQL. */
+/** Where state lives: an embedded database under DATA_DIR, or a shared PostgreSQL. */
 export const StateConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * The embedded database when DATABASE_URL is unset: `postgres` (a PostgreSQL server run from
+   * npm-shipped binaries under DATA_DIR/postgres) or `pglite` (PostgreSQL in WebAssembly, in this
+   * process, under DATA_DIR/pglite). Unset: PGlite only for a data directory PGlite already holds
+   * (so an upgrade loses nothing), else PostgreSQL.
+   */
+  EMBEDDED_DATABASE: z.enum(['postgres', 'pglite']).optional(),
   /** An idempotency claim in progress this long belongs to a dead process; the same request may take it over. */
   IDEMPOTENCY_ABANDON_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   /** How long a verified API key is served from memory: the bound on a revocation's delay even

@@ -165,7 +165,14 @@ export function startServer(
     clusterDir,
     ...flags,
   ]);
-  const child = spawn(command, args, { ...ids, stdio: ['pipe', logFd, logFd], env: serverEnv() });
+  // A process group of its own: a Ctrl-C (SIGINT to the terminal's group) reaches this process,
+  // which drains and then stops the server, rather than the server shutting down under it.
+  const child = spawn(command, args, {
+    ...ids,
+    detached: true,
+    stdio: ['pipe', logFd, logFd],
+    env: serverEnv(),
+  });
   // The pipe is only there to close when this process dies; nothing is ever written to it.
   child.stdin?.on('error', () => undefined);
   const exited = new Promise<number | null>((resolve) => {
@@ -183,7 +190,8 @@ export async function stopServer(
 ): Promise<void> {
   if (server.child.exitCode !== null || server.child.signalCode !== null) return;
   server.child.stdin?.end();
-  const timeout = sleep(timeoutMs).then(() => 'timeout' as const);
+  // Unreferenced: a pending deadline must not keep this process alive once the server has stopped.
+  const timeout = sleep(timeoutMs, undefined, { ref: false }).then(() => 'timeout' as const);
   if ((await Promise.race([server.exited, timeout])) !== 'timeout') return;
   const pid = await postmasterPid(clusterDir);
   if (pid !== undefined) signal(pid, 'SIGQUIT');

@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import {
@@ -153,6 +153,12 @@ async function waitForPreviousOwner(clusterDir: string, timeoutMs: number): Prom
   for (;;) {
     const previous = await readPostmasterFile(clusterDir);
     if (!previous || !isAlive(previous.pid)) return;
+    if (!(await mayBePostgres(previous.pid))) {
+      // The pid was reused (a container restarted, the machine rebooted): the file is stale, and
+      // PostgreSQL would refuse to start while a live process of this user has that pid.
+      await rm(join(clusterDir, 'postmaster.pid'), { force: true });
+      return;
+    }
     if (await answers(previous.socketDir)) {
       throw new Error(`${clusterDir} is in use by another running server (pid ${previous.pid})`);
     }
@@ -160,6 +166,20 @@ async function waitForPreviousOwner(clusterDir: string, timeoutMs: number): Prom
       throw new Error(`${clusterDir} is still held by server pid ${previous.pid}, which did not stop`);
     }
     await sleep(100);
+  }
+}
+
+/**
+ * Whether a live pid may be a PostgreSQL server: false only when its executable is known to be
+ * something else. A process this user cannot inspect is another user's, so not a server this user
+ * started (as root every process can be inspected); without /proc (macOS) assume it may be.
+ */
+async function mayBePostgres(pid: number): Promise<boolean> {
+  try {
+    return basename(await readlink(`/proc/${pid}/exe`)).startsWith('postgres');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return !(code === 'EACCES' || code === 'EPERM');
   }
 }
 
