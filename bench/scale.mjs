@@ -11,7 +11,7 @@ const load = (name) => importFrom('apps/server', name);
 const core = await load('@token-actions/core');
 const testing = await load('@token-actions/core/testing');
 const adapters = await load('@token-actions/adapters');
-const { createLocalnet } = await importFrom('apps/worker', '@token-actions/localnet');
+const { createLocalnet } = await importFrom('packages/runtime', '@token-actions/localnet');
 
 const sizes = (process.argv[2] ?? '10,1000,10000').split(',').map(Number);
 
