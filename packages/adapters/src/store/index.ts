@@ -28,4 +28,5 @@ export {
   type TransactionEvent,
 } from './pg/store/index.js';
 export { createPgSwapStore } from './pg/swap-store.js';
+export { createPgWebhookEndpointStore } from './pg/webhook-endpoints.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';

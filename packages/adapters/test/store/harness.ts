@@ -66,7 +66,7 @@ export async function createMigratedEmbeddedPostgres(): Promise<{ sql: SqlClient
 
 export async function truncateAll(sql: SqlClient): Promise<void> {
   await sql.query(
-    'TRUNCATE transaction_events, transactions, escrows, idempotency_keys, api_keys, managed_keys RESTART IDENTITY CASCADE',
+    'TRUNCATE webhook_endpoints, transaction_events, transactions, escrows, idempotency_keys, api_keys, managed_keys RESTART IDENTITY CASCADE',
   );
   // The default tenant is the migration's, as in a fresh database.
   await sql.query("DELETE FROM tenants WHERE id <> 'default'");
