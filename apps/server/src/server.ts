@@ -74,6 +74,11 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     ...(config.CORS_ALLOWED_ORIGINS ? { corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS } : {}),
     ...(composition.localnet ? { genesisHash: composition.localnet.genesisHash } : {}),
     docsBundle: nodeDocsBundle(),
+    webhookEndpoints: {
+      store: composition.swaps.webhookEndpoints,
+      outbound: composition.swaps.webhookUrls,
+      secretFor: composition.swaps.endpointSecretFor,
+    },
     ...(adminToken ? { adminToken } : {}),
     metrics: {
       instruments: composition.metrics,
@@ -110,7 +115,12 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   handler = app.fetch;
 
   const loops = config.RUN_WORKER
-    ? startLoops(deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, swaps: composition.swaps.deps })
+    ? startLoops(deps, {
+        intervalMs: config.WORKER_INTERVAL_MS,
+        logger,
+        swaps: composition.swaps.deps,
+        webhookEndpoints: composition.swaps.webhookEndpoints,
+      })
     : undefined;
 
   const oauth = composition.isLocalnet

@@ -3,6 +3,7 @@ import {
   createLocalAggregator,
   createOutboundGuard,
   createPgSwapStore,
+  createPgWebhookEndpointStore,
   createPgWebhookStore,
   createWebhookSender,
   deriveClientWebhookSecret,
@@ -12,11 +13,13 @@ import {
 import {
   type ActionDeps,
   DEFAULT_SWAP_POLICIES,
+  ENDPOINT_SIGNER_PREFIX,
   type OAuthStore,
   type PoolSeed,
   parseAmount,
   type SwapDeps,
   seedPools,
+  type WebhookEndpointStore,
 } from '@token-actions/core';
 import type { SwapConfig } from './config/fragments.js';
 import type { CoreComposition } from './core.js';
@@ -28,6 +31,10 @@ export interface SwapComposition {
   webhookSecretFor(clientId: string): string;
   /** The SSRF guard of webhook URLs: registration checks them with it, delivery connects through it. */
   readonly webhookUrls: OutboundGuard;
+  /** Tenants' interface A endpoints and the outbox of their transactions' status changes. */
+  readonly webhookEndpoints: WebhookEndpointStore;
+  /** The secret deliveries to one interface A endpoint are signed with (`whsec_...`). */
+  endpointSecretFor(endpointId: string): string;
 }
 
 function seedsOf(config: SwapConfig, deps: ActionDeps): PoolSeed[] {
@@ -73,6 +80,13 @@ export async function composeSwaps(input: {
   const swaps = createPgSwapStore(sql, { clock: deps.clock });
   const webhookKey = deriveKey(core.masterKey, 'webhook-signing');
   const webhookSecretFor = (clientId: string) => deriveClientWebhookSecret(webhookKey, clientId);
+  // Interface A endpoints sign under a key of their own, so no OAuth client id can name their secret.
+  const endpointKey = deriveKey(core.masterKey, 'tenant-webhook-signing');
+  const endpointSecretFor = (endpointId: string) => deriveClientWebhookSecret(endpointKey, endpointId);
+  const secretFor = (signer: string) =>
+    signer.startsWith(ENDPOINT_SIGNER_PREFIX)
+      ? endpointSecretFor(signer.slice(ENDPOINT_SIGNER_PREFIX.length))
+      : webhookSecretFor(signer);
   const webhookUrls = createOutboundGuard({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const base: Omit<SwapDeps, 'aggregator'> = {
     chain: deps.chain,
@@ -85,7 +99,7 @@ export async function composeSwaps(input: {
     swaps,
     webhooks: createPgWebhookStore(sql),
     clients: input.oauthStore.clients,
-    webhookSender: createWebhookSender({ guard: webhookUrls, secretFor: webhookSecretFor }),
+    webhookSender: createWebhookSender({ guard: webhookUrls, secretFor }),
     swapPolicies: {
       ...DEFAULT_SWAP_POLICIES,
       quoteTtlMs: config.SWAP_QUOTE_TTL_MS,
@@ -116,5 +130,7 @@ export async function composeSwaps(input: {
     deps: swapDeps,
     webhookSecretFor,
     webhookUrls,
+    webhookEndpoints: createPgWebhookEndpointStore(sql),
+    endpointSecretFor,
   };
 }

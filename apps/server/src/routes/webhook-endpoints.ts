@@ -1,0 +1,136 @@
+import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import {
+  type OutboundUrlPolicy,
+  TRANSACTION_EVENT_STATUSES,
+  TRANSACTION_EVENT_TYPES,
+  TRANSACTION_KINDS,
+  TX_STATUSES,
+  type WebhookEndpoint,
+  type WebhookEndpointStore,
+} from '@token-actions/core';
+import { SIGNATURE_EXAMPLE } from './schemas.js';
+
+/** What the interface A and admin webhook routes need: the endpoints, the SSRF guard, the signing secrets. */
+export interface WebhookEndpointServices {
+  readonly store: WebhookEndpointStore;
+  readonly outbound: OutboundUrlPolicy;
+  secretFor(endpointId: string): string;
+}
+
+const ENDPOINT_ID_EXAMPLE = 'we_8kQz2mVb7RtYc4Xn';
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: z.string().openapi({ example: ENDPOINT_ID_EXAMPLE }),
+    tenant: z.string().openapi({ example: 'acme' }),
+    url: z.string().openapi({ example: 'https://hooks.example.com/token-actions' }),
+    description: z.string().nullable().openapi({ example: 'order service' }),
+    events: z
+      .array(z.enum(TRANSACTION_EVENT_TYPES as [string, ...string[]]))
+      .openapi({ description: 'The events the endpoint receives', example: [...TRANSACTION_EVENT_TYPES] }),
+    createdAt: z.string().openapi({ format: 'date-time', example: '2025-01-01T12:00:00.000Z' }),
+  })
+  .openapi('WebhookEndpoint');
+
+export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
+  secret: z.string().openapi({
+    description:
+      'The Standard Webhooks signing secret of this endpoint: shown this once. To rotate, register a new endpoint and delete this one.',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  }),
+}).openapi('CreatedWebhookEndpoint');
+
+export const WebhookEndpointList = z
+  .object({ webhooks: z.array(WebhookEndpointSchema) })
+  .openapi('WebhookEndpointList');
+
+export const DeletedWebhookEndpoint = z
+  .object({ id: z.string().openapi({ example: ENDPOINT_ID_EXAMPLE }), deleted: z.literal(true) })
+  .openapi('DeletedWebhookEndpoint');
+
+export const endpointIdParam = z.object({
+  id: z.string().openapi({
+    param: { name: 'id', in: 'path' },
+    description: 'The endpoint id, from its registration',
+    example: ENDPOINT_ID_EXAMPLE,
+  }),
+});
+
+export function endpointJson(e: WebhookEndpoint): z.infer<typeof WebhookEndpointSchema> {
+  return {
+    id: e.id,
+    tenant: e.tenant,
+    url: e.url,
+    description: e.description ?? null,
+    events: [...TRANSACTION_EVENT_TYPES],
+    createdAt: e.createdAt.toISOString(),
+  };
+}
+
+const headers = z.object({
+  'webhook-id': z.string().openapi({
+    param: { name: 'webhook-id', in: 'header' },
+    description: 'Unique per event and endpoint, the same on every retry: deduplicate on it',
+    example: `msg_${ENDPOINT_ID_EXAMPLE}_1042`,
+  }),
+  'webhook-timestamp': z.string().openapi({
+    param: { name: 'webhook-timestamp', in: 'header' },
+    description: 'Unix seconds of this attempt; reject it when more than 5 minutes off',
+    example: '1735732800',
+  }),
+  'webhook-signature': z.string().openapi({
+    param: { name: 'webhook-signature', in: 'header' },
+    description:
+      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the secret returned when the endpoint was registered',
+    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
+  }),
+});
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function eventSchema(status: (typeof TRANSACTION_EVENT_STATUSES)[number]) {
+  return z
+    .object({
+      type: z.literal(`transaction.${status}`),
+      timestamp: z.string().openapi({
+        format: 'date-time',
+        description: 'When the status changed',
+        example: '2025-01-01T12:00:00.000Z',
+      }),
+      data: z.object({
+        transactionId: z.string().openapi({ example: SIGNATURE_EXAMPLE }),
+        kind: z.enum(TRANSACTION_KINDS).openapi({ example: 'donation' }),
+        status: z.literal(status),
+        previousStatus: z.enum(TX_STATUSES).openapi({ example: 'pending' }),
+        slot: z.string().optional().openapi({ description: 'The slot it landed in', example: '1038' }),
+        error: z.string().optional().openapi({ example: 'InstructionError: insufficient funds' }),
+      }),
+    })
+    .openapi(`TransactionEvent${capitalised(status)}`, {
+      description: `Sent when a transaction becomes ${status}`,
+    });
+}
+
+/** Declares the outbound `transaction.*` events (core's `transactionEventPayload`) as OpenAPI webhooks. */
+export function registerTransactionEvents(registry: OpenAPIHono['openAPIRegistry']): void {
+  for (const status of TRANSACTION_EVENT_STATUSES) {
+    registry.registerWebhook({
+      method: 'post',
+      path: `transaction.${status}`,
+      operationId: `transaction${capitalised(status)}Event`,
+      tags: ['Webhook endpoint'],
+      security: [{ standardWebhooks: [] }],
+      summary: `transaction.${status}: a tenant's transaction became ${status}`,
+      description:
+        "POSTed to every endpoint the transaction's tenant registered (Content-Type: application/json). Answer 2xx within 10 s; any other answer or a timeout is retried with exponential backoff and jitter, with the same webhook-id, until the attempts run out.",
+      request: {
+        headers,
+        body: { required: true, content: { 'application/json': { schema: eventSchema(status) } } },
+      },
+      responses: {
+        200: { description: 'Received (any 2xx); the event is not sent again' },
+        500: { description: 'Any other status, or no answer: the event is sent again later' },
+      },
+    });
+  }
+}
