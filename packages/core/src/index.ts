@@ -329,6 +329,7 @@ export {
   API_KEY_PREFIX,
   CreateApiKeyRequest,
   createApiKey,
+  getApiKey,
   type IssuedApiKey,
   listApiKeys,
   RotateApiKeyRequest,

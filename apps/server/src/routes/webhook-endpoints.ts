@@ -9,6 +9,7 @@ import {
   type WebhookEndpointStore,
 } from '@token-actions/core';
 import { SIGNATURE_EXAMPLE } from './schemas.js';
+import { standardWebhookHeaders } from './standard-webhook-headers.js';
 
 /** What the interface A and admin webhook routes need: the endpoints, the SSRF guard, the signing secrets. */
 export interface WebhookEndpointServices {
@@ -67,23 +68,9 @@ export function endpointJson(e: WebhookEndpoint): z.infer<typeof WebhookEndpoint
   };
 }
 
-const headers = z.object({
-  'webhook-id': z.string().openapi({
-    param: { name: 'webhook-id', in: 'header' },
-    description: 'Unique per event and endpoint, the same on every retry: deduplicate on it',
-    example: `msg_${ENDPOINT_ID_EXAMPLE}_1042`,
-  }),
-  'webhook-timestamp': z.string().openapi({
-    param: { name: 'webhook-timestamp', in: 'header' },
-    description: 'Unix seconds of this attempt; reject it when more than 5 minutes off',
-    example: '1735732800',
-  }),
-  'webhook-signature': z.string().openapi({
-    param: { name: 'webhook-signature', in: 'header' },
-    description:
-      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the secret returned when the endpoint was registered',
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  }),
+const headers = standardWebhookHeaders({
+  idExample: `msg_${ENDPOINT_ID_EXAMPLE}_1042`,
+  secretFrom: 'the secret returned when the endpoint was registered',
 });
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBase58, type PublicKey, type Signature } from '@token-actions/core';
+import {
+  encodeBase58,
+  type PublicKey,
+  type Signature,
+  type TenantId,
+  type TransactionRecord,
+} from '@token-actions/core';
 import pg from 'pg';
 import {
   createEmbeddedPostgresClient,
@@ -79,4 +85,27 @@ export function randomSignature(): Signature {
 
 export function randomPublicKey(): PublicKey {
   return encodeBase58(crypto.getRandomValues(new Uint8Array(32))) as PublicKey;
+}
+
+/** A pending SOL donation of `tenant`, recorded at `at`: the minimum a status change needs. */
+export function pendingTransaction(tenant: TenantId, at: Date): TransactionRecord {
+  return {
+    id: randomSignature(),
+    tenant,
+    kind: 'donation',
+    status: 'pending',
+    currency: 'SOL',
+    amount: 1_000_000_000n,
+    from: randomPublicKey(),
+    to: randomPublicKey(),
+    priority: 'Medium',
+    computeUnitPrice: 1n,
+    computeUnitLimit: 200_000,
+    feeLamports: 5_000n,
+    wire: crypto.getRandomValues(new Uint8Array(200)),
+    blockhash: randomPublicKey(),
+    lastValidBlockHeight: 1_000n,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

@@ -4,7 +4,6 @@ import {
   publishTransactionEvents,
   type StorePort,
   type TenantId,
-  type TransactionRecord,
   type WebhookEndpoint,
   type WebhookEndpointStore,
   type WebhookStore,
@@ -28,8 +27,7 @@ import {
   createMigratedPglite,
   createPostgresSchema,
   POSTGRES_REACHABLE,
-  randomPublicKey,
-  randomSignature,
+  pendingTransaction,
   truncateAll,
 } from './harness.js';
 
@@ -109,28 +107,7 @@ const variants: Variant[] = [
 
 const ACME = 'acme' as TenantId;
 
-function txRecord(tenant: TenantId, clock: FixedClock): TransactionRecord {
-  const at = clock.now();
-  return {
-    id: randomSignature(),
-    tenant,
-    kind: 'donation',
-    status: 'pending',
-    currency: 'USDC',
-    amount: 1_500_000n,
-    from: randomPublicKey(),
-    to: randomPublicKey(),
-    priority: 'Medium',
-    computeUnitPrice: 1n,
-    computeUnitLimit: 200_000,
-    feeLamports: 5_000n,
-    wire: crypto.getRandomValues(new Uint8Array(200)),
-    blockhash: randomPublicKey(),
-    lastValidBlockHeight: 1_000n,
-    createdAt: at,
-    updatedAt: at,
-  };
-}
+const txRecord = (tenant: TenantId, clock: FixedClock) => pendingTransaction(tenant, clock.now());
 
 function endpoint(tenant: TenantId, id: string, clock: FixedClock): WebhookEndpoint {
   return {

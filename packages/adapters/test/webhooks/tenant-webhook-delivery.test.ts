@@ -8,7 +8,6 @@ import {
   ENDPOINT_SIGNER_PREFIX,
   publishTransactionEvents,
   type Signature,
-  type TransactionRecord,
   type WebhookEndpoint,
 } from '@token-actions/core';
 import { createFixedClock, type FixedClock } from '@token-actions/core/testing';
@@ -28,7 +27,7 @@ import {
   deriveClientWebhookSecret,
   type HostResolver,
 } from '../../src/webhooks/index.js';
-import { createMigratedPglite, randomPublicKey, randomSignature, truncateAll } from '../store/harness.js';
+import { createMigratedPglite, pendingTransaction, truncateAll } from '../store/harness.js';
 
 async function unwrap<T, E>(pending: ResultAsync<T, E>): Promise<T> {
   const settled = await pending;
@@ -123,26 +122,7 @@ describe('interface A webhook delivery', () => {
   }
 
   async function confirmOneTransaction(s: ReturnType<typeof subject>): Promise<Signature> {
-    const at = clock.now();
-    const record: TransactionRecord = {
-      id: randomSignature(),
-      tenant: DEFAULT_TENANT,
-      kind: 'donation',
-      status: 'pending',
-      currency: 'SOL',
-      amount: 1_000_000_000n,
-      from: randomPublicKey(),
-      to: randomPublicKey(),
-      priority: 'Medium',
-      computeUnitPrice: 1n,
-      computeUnitLimit: 200_000,
-      feeLamports: 5_000n,
-      wire: new Uint8Array(200),
-      blockhash: randomPublicKey(),
-      lastValidBlockHeight: 100n,
-      createdAt: at,
-      updatedAt: at,
-    };
+    const record = pendingTransaction(DEFAULT_TENANT, clock.now());
     await unwrap(s.store.transactions.insert(record));
     expect(
       await unwrap(s.store.transactions.transition(record.id, 'pending', 'confirmed', { slot: 77n })),

@@ -1,4 +1,4 @@
-import { err, ok, type Result, type ResultAsync, safeTry } from 'neverthrow';
+import { err, errAsync, ok, type Result, type ResultAsync, safeTry } from 'neverthrow';
 import { z } from 'zod';
 import { parseTenantId, type TenantId } from '../domain/tenant.js';
 import type { TxStatus } from '../domain/transaction.js';
@@ -84,6 +84,9 @@ function parseEndpointUrl(value: unknown): Result<string, DomainError> {
   return ok(value);
 }
 
+/** Endpoint ids as `randomId('we_')` makes them; anything else names no endpoint (and never reaches the store). */
+const ENDPOINT_ID = /^we_[0-9a-z]{1,64}$/;
+
 const notFound = (id: string) =>
   domainError('WEBHOOK_ENDPOINT_NOT_FOUND', `webhook endpoint ${id.slice(0, 64)} does not exist`);
 
@@ -154,6 +157,7 @@ export function getWebhookEndpoint(
   deps: Pick<WebhookEndpointDeps, 'endpoints'>,
   input: { readonly tenant: TenantId; readonly id: string },
 ): ResultAsync<WebhookEndpoint, DomainError> {
+  if (!ENDPOINT_ID.test(input.id)) return errAsync(notFound(input.id));
   return deps.endpoints
     .get(input.id, input.tenant)
     .andThen((found) => (found ? ok(found) : err(notFound(input.id))));
@@ -163,6 +167,7 @@ export function deleteWebhookEndpoint(
   deps: Pick<WebhookEndpointDeps, 'endpoints'>,
   input: { readonly tenant: TenantId; readonly id: string },
 ): ResultAsync<void, DomainError> {
+  if (!ENDPOINT_ID.test(input.id)) return errAsync(notFound(input.id));
   return deps.endpoints
     .remove(input.id, input.tenant)
     .andThen((removed) => (removed ? ok(undefined) : err(notFound(input.id))));

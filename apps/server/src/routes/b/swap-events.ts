@@ -5,6 +5,7 @@ import {
   type TxStatus,
   tokenPairField,
 } from '@token-actions/core';
+import { standardWebhookHeaders } from '../standard-webhook-headers.js';
 import { KEY_EXAMPLE, SIGNATURE_EXAMPLE, SwapStatus } from './common.js';
 
 /**
@@ -22,23 +23,9 @@ const transactionStatus = {
 type TerminalStatus = keyof typeof transactionStatus;
 const TERMINAL = Object.keys(transactionStatus) as TerminalStatus[];
 
-const headers = z.object({
-  'webhook-id': z.string().openapi({
-    param: { name: 'webhook-id', in: 'header' },
-    description: 'Unique per event and stable across retries: deduplicate on it',
-    example: 'msg_swp_01J9Z3_landed',
-  }),
-  'webhook-timestamp': z.string().openapi({
-    param: { name: 'webhook-timestamp', in: 'header' },
-    description: 'Unix seconds of this attempt; reject it when more than 5 minutes off',
-    example: '1735732800',
-  }),
-  'webhook-signature': z.string().openapi({
-    param: { name: 'webhook-signature', in: 'header' },
-    description:
-      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the secret of GET /v1/webhooks/secret',
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  }),
+const headers = standardWebhookHeaders({
+  idExample: 'msg_swp_01J9Z3_landed',
+  secretFrom: 'the secret of GET /v1/webhooks/secret',
 });
 
 function eventSchema(status: TerminalStatus) {
