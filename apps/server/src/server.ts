@@ -77,6 +77,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     webhookEndpoints: {
       store: composition.swaps.webhookEndpoints,
       outbound: composition.swaps.webhookUrls,
+      deliveries: composition.swaps.deps.webhooks,
       secretFor: composition.swaps.endpointSecretFor,
     },
     ...(adminToken ? { adminToken } : {}),

@@ -35,7 +35,12 @@ export function registerWebhookEndpointAdminRoutes(
   webhooks: WebhookEndpointServices,
   logger: AdminLogger,
 ) {
-  const endpointDeps = { endpoints: webhooks.store, outbound: webhooks.outbound, clock: deps.clock };
+  const endpointDeps = {
+    endpoints: webhooks.store,
+    outbound: webhooks.outbound,
+    webhooks: webhooks.deliveries,
+    clock: deps.clock,
+  };
 
   app.openapi(
     createRoute({
@@ -93,8 +98,8 @@ export function registerWebhookEndpointAdminRoutes(
     async (c) => {
       const { id } = c.req.valid('param');
       const tenant = await unwrap(parseTenantId(c.req.valid('query').tenant));
-      await unwrap(deleteWebhookEndpoint(endpointDeps, { tenant, id }));
-      logger.info({ endpointId: id, tenant }, 'webhook endpoint deleted');
+      const out = await unwrap(deleteWebhookEndpoint(endpointDeps, { tenant, id }));
+      logger.info({ endpointId: id, tenant, ...out }, 'webhook endpoint deleted');
       return c.json({ id, deleted: true as const }, 200);
     },
   );

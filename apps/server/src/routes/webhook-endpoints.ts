@@ -7,6 +7,7 @@ import {
   TX_STATUSES,
   type WebhookEndpoint,
   type WebhookEndpointStore,
+  type WebhookStore,
 } from '@token-actions/core';
 import { SIGNATURE_EXAMPLE } from './schemas.js';
 import { standardWebhookHeaders } from './standard-webhook-headers.js';
@@ -15,6 +16,8 @@ import { standardWebhookHeaders } from './standard-webhook-headers.js';
 export interface WebhookEndpointServices {
   readonly store: WebhookEndpointStore;
   readonly outbound: OutboundUrlPolicy;
+  /** The delivery queue: deleting an endpoint ends its pending deliveries. */
+  readonly deliveries: WebhookStore;
   secretFor(endpointId: string): string;
 }
 

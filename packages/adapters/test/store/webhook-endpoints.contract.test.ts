@@ -1,5 +1,6 @@
 import {
   DEFAULT_TENANT,
+  deleteWebhookEndpoint,
   domainError,
   publishTransactionEvents,
   type StorePort,
@@ -232,6 +233,39 @@ describe.each(variants)('WebhookEndpointStore contract: $name', (variant) => {
         `msg_we_a1_${event!.sequence}`,
         `msg_we_a2_${event!.sequence}`,
       ]);
+    });
+
+    it("deleting an endpoint ends its queued deliveries and no other's; another tenant cannot", async () => {
+      await unwrap(s.endpoints.create(endpoint(ACME, 'we_gone', clock)));
+      await unwrap(s.endpoints.create(endpoint(ACME, 'we_kept', clock)));
+      const a = txRecord(ACME, clock);
+      await unwrap(s.store.transactions.insert(a));
+      await unwrap(s.store.transactions.transition(a.id, 'pending', 'confirmed'));
+      await unwrap(
+        publishTransactionEvents({ endpoints: s.endpoints, webhooks: s.webhooks, clock, maxAttempts: 5 }),
+      );
+      const due = await unwrap(s.webhooks.claimDue(clock.now(), 10, 0));
+      expect(due).toHaveLength(2);
+      const event = due[0]!.id.split('_').pop();
+
+      const deps = { endpoints: s.endpoints, webhooks: s.webhooks };
+      const refused = await deleteWebhookEndpoint(deps, { tenant: DEFAULT_TENANT, id: 'we_gone' });
+      expect(refused._unsafeUnwrapErr().code).toBe('WEBHOOK_ENDPOINT_NOT_FOUND');
+      expect((await unwrap(s.webhooks.get(`msg_we_gone_${event}`)))?.status).toBe('pending');
+
+      expect(await unwrap(deleteWebhookEndpoint(deps, { tenant: ACME, id: 'we_gone' }))).toEqual({
+        cancelledDeliveries: 1,
+      });
+      const gone = await unwrap(s.webhooks.get(`msg_we_gone_${event}`));
+      expect(gone).toMatchObject({ status: 'dead', lastError: 'the webhook endpoint was deleted' });
+      expect((await unwrap(s.webhooks.get(`msg_we_kept_${event}`)))?.status).toBe('pending');
+      // A late attempt of the cancelled delivery records nothing over it.
+      await unwrap(
+        s.webhooks.recordAttempt(`msg_we_gone_${event}`, { delivered: true, statusCode: 200 }, clock.now()),
+      );
+      expect((await unwrap(s.webhooks.get(`msg_we_gone_${event}`)))?.status).toBe('dead');
+      const nul = await deleteWebhookEndpoint(deps, { tenant: ACME, id: 'we_\u0000' });
+      expect(nul._unsafeUnwrapErr().code).toBe('WEBHOOK_ENDPOINT_NOT_FOUND');
     });
   });
 });

@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -35,10 +36,11 @@ async function unwrap<T, E>(pending: ResultAsync<T, E>): Promise<T> {
   return settled.value;
 }
 
-/** A hostile zone: a public-looking name whose address is the loopback. */
+/** A hostile zone (a public-looking name whose address is the loopback); other names go to the system resolver. */
 const rebinding: HostResolver = async (host) => {
   if (host === 'hooks.attacker.test') return [{ address: '127.0.0.1', family: 4 }];
-  throw new Error(`ENOTFOUND ${host}`);
+  const found = await lookup(host, { all: true });
+  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }) as const);
 };
 
 interface Received {
@@ -179,8 +181,10 @@ describe('interface A webhook delivery', () => {
     const s = subject(false);
     const byAddress = await registerWhileAllowed(s, `http://127.0.0.1:${port}/hook`);
     const byName = await registerWhileAllowed(s, `http://hooks.attacker.test:${port}/hook`);
+    // localhost through the system resolver, as a connection would resolve it.
+    const byLocalhost = await registerWhileAllowed(s, `http://localhost:${port}/hook`);
     await confirmOneTransaction(s);
-    expect(await s.publish()).toEqual({ events: 1, queued: 2 });
+    expect(await s.publish()).toEqual({ events: 1, queued: 3 });
 
     for (let attempt = 0; attempt < 3; attempt++) {
       await s.deliver();
@@ -190,11 +194,11 @@ describe('interface A webhook delivery', () => {
     const [sequence] = (
       await sql.query<{ id: string }>('SELECT id::text AS id FROM transaction_events ORDER BY id')
     ).rows.map((r) => r.id);
-    for (const endpoint of [byAddress, byName]) {
+    for (const endpoint of [byAddress, byName, byLocalhost]) {
       const delivery = await unwrap(s.webhooks.get(`msg_${endpoint.id}_${sequence}`));
       expect(delivery?.status).toBe('dead');
       expect(delivery?.attempts).toBe(3);
-      expect(delivery?.lastError).toMatch(/resolves to a loopback address \(127\.0\.0\.1\)/);
+      expect(delivery?.lastError).toMatch(/resolves to a loopback address \((127\.0\.0\.1|::1)\)/);
     }
   });
 });

@@ -163,14 +163,20 @@ export function getWebhookEndpoint(
     .andThen((found) => (found ? ok(found) : err(notFound(input.id))));
 }
 
+/**
+ * Deletes the tenant's endpoint, then ends the deliveries still queued for it: a tenant deletes an
+ * endpoint it no longer controls, which must not keep receiving retries.
+ */
 export function deleteWebhookEndpoint(
-  deps: Pick<WebhookEndpointDeps, 'endpoints'>,
+  deps: Pick<WebhookEndpointDeps, 'endpoints'> & { readonly webhooks: Pick<WebhookStore, 'cancelPending'> },
   input: { readonly tenant: TenantId; readonly id: string },
-): ResultAsync<void, DomainError> {
+): ResultAsync<{ readonly cancelledDeliveries: number }, DomainError> {
   if (!ENDPOINT_ID.test(input.id)) return errAsync(notFound(input.id));
   return deps.endpoints
     .remove(input.id, input.tenant)
-    .andThen((removed) => (removed ? ok(undefined) : err(notFound(input.id))));
+    .andThen((removed) => (removed ? ok(undefined) : err(notFound(input.id))))
+    .andThen(() => deps.webhooks.cancelPending(endpointSigner(input.id), 'the webhook endpoint was deleted'))
+    .map((cancelledDeliveries) => ({ cancelledDeliveries }));
 }
 
 /** The body of a status-change notification (Standard Webhooks' `{type, timestamp, data}`). */

@@ -30,7 +30,12 @@ export function registerWebhookEndpointRoutes(
   services: AppServices,
   webhooks: WebhookEndpointServices,
 ) {
-  const deps = { endpoints: webhooks.store, outbound: webhooks.outbound, clock: services.deps.clock };
+  const deps = {
+    endpoints: webhooks.store,
+    outbound: webhooks.outbound,
+    webhooks: webhooks.deliveries,
+    clock: services.deps.clock,
+  };
 
   app.openapi(
     createRoute({
@@ -98,15 +103,19 @@ export function registerWebhookEndpointRoutes(
       path: '/v1/api/webhooks/{id}',
       operationId: 'deleteWebhookEndpoint',
       tags: ['Webhook endpoint'],
-      summary: 'Delete one of the tenant’s endpoints: no new event is queued for it',
+      summary:
+        'Delete one of the tenant’s endpoints: no new event is queued for it, and its queued deliveries end',
       security,
       request: { params: endpointIdParam },
       responses: { ...ok('Deleted', DeletedWebhookEndpoint), ...readErrors, ...errorsA(404) },
     }),
     async (c) => {
       const { id } = c.req.valid('param');
-      await unwrap(deleteWebhookEndpoint(deps, { tenant: c.get('tenant').id, id }));
-      services.logger.info({ endpointId: id, tenant: c.get('tenant').id }, 'webhook endpoint deleted');
+      const out = await unwrap(deleteWebhookEndpoint(deps, { tenant: c.get('tenant').id, id }));
+      services.logger.info(
+        { endpointId: id, tenant: c.get('tenant').id, ...out },
+        'webhook endpoint deleted',
+      );
       return c.json({ id, deleted: true as const }, 200);
     },
   );
