@@ -9,8 +9,8 @@ import {
   type WebhookEndpointStore,
   type WebhookStore,
 } from '@token-actions/core';
+import { registerOutboundEvent, standardWebhookHeaders } from './outbound-events.js';
 import { SIGNATURE_EXAMPLE } from './schemas.js';
-import { standardWebhookHeaders } from './standard-webhook-headers.js';
 
 /** What the interface A and admin webhook routes need: the endpoints, the SSRF guard, the signing secrets. */
 export interface WebhookEndpointServices {
@@ -104,23 +104,14 @@ function eventSchema(status: (typeof TRANSACTION_EVENT_STATUSES)[number]) {
 /** Declares the outbound `transaction.*` events (core's `transactionEventPayload`) as OpenAPI webhooks. */
 export function registerTransactionEvents(registry: OpenAPIHono['openAPIRegistry']): void {
   for (const status of TRANSACTION_EVENT_STATUSES) {
-    registry.registerWebhook({
-      method: 'post',
-      path: `transaction.${status}`,
+    registerOutboundEvent(registry, {
+      type: `transaction.${status}`,
       operationId: `transaction${capitalised(status)}Event`,
-      tags: ['Webhook endpoint'],
-      security: [{ standardWebhooks: [] }],
+      tag: 'Webhook endpoint',
       summary: `transaction.${status}: a tenant's transaction became ${status}`,
-      description:
-        "POSTed to every endpoint the transaction's tenant registered (Content-Type: application/json). Answer 2xx within 10 s; any other answer or a timeout is retried with exponential backoff and jitter, with the same webhook-id, until the attempts run out.",
-      request: {
-        headers,
-        body: { required: true, content: { 'application/json': { schema: eventSchema(status) } } },
-      },
-      responses: {
-        200: { description: 'Received (any 2xx); the event is not sent again' },
-        500: { description: 'Any other status, or no answer: the event is sent again later' },
-      },
+      recipients: "POSTed to every endpoint the transaction's tenant registered",
+      headers,
+      schema: eventSchema(status),
     });
   }
 }

@@ -5,7 +5,7 @@ import {
   type TxStatus,
   tokenPairField,
 } from '@token-actions/core';
-import { standardWebhookHeaders } from '../standard-webhook-headers.js';
+import { registerOutboundEvent, standardWebhookHeaders } from '../outbound-events.js';
 import { KEY_EXAMPLE, SIGNATURE_EXAMPLE, SwapStatus } from './common.js';
 
 /**
@@ -59,23 +59,14 @@ export const SWAP_EVENT_TYPES = TERMINAL.map((status) => `swap.${status}`);
 /** Declares the outbound `swap.*` events as OpenAPI webhooks. */
 export function registerSwapEvents(registry: OpenAPIHono['openAPIRegistry']): void {
   for (const status of TERMINAL) {
-    registry.registerWebhook({
-      method: 'post',
-      path: `swap.${status}`,
+    registerOutboundEvent(registry, {
+      type: `swap.${status}`,
       operationId: `swap${status.charAt(0).toUpperCase()}${status.slice(1)}Event`,
-      tags: ['Webhook'],
-      security: [{ standardWebhooks: [] }],
+      tag: 'Webhook',
       summary: `swap.${status}: a swap reached ${status}`,
-      description:
-        'POSTed to the webhook_url of the client that requested the swap (Content-Type: application/json). Answer 2xx within 10 s; any other answer or a timeout is retried with exponential backoff and jitter until the attempts run out.',
-      request: {
-        headers,
-        body: { required: true, content: { 'application/json': { schema: eventSchema(status) } } },
-      },
-      responses: {
-        200: { description: 'Received (any 2xx); the event is not sent again' },
-        500: { description: 'Any other status, or no answer: the event is sent again later' },
-      },
+      recipients: 'POSTed to the webhook_url of the client that requested the swap',
+      headers,
+      schema: eventSchema(status),
     });
   }
 }
