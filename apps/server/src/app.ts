@@ -55,6 +55,7 @@ export function createApp(services: AppServices) {
       clock: services.deps.clock,
       logger: services.logger,
       ...(services.adminToken ? { adminToken: services.adminToken } : {}),
+      ...(services.webhookEndpoints ? { webhookEndpoints: services.webhookEndpoints } : {}),
     }),
   );
 

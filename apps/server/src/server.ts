@@ -71,6 +71,12 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     ...(config.CORS_ALLOWED_ORIGINS ? { corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS } : {}),
     ...(composition.localnet ? { genesisHash: composition.localnet.genesisHash } : {}),
     docsBundle: nodeDocsBundle(),
+    webhookEndpoints: {
+      store: composition.swaps.webhookEndpoints,
+      outbound: composition.swaps.webhookUrls,
+      deliveries: composition.swaps.deps.webhooks,
+      secretFor: composition.swaps.endpointSecretFor,
+    },
     ...(adminToken ? { adminToken } : {}),
     metrics: {
       instruments: composition.metrics,
@@ -107,7 +113,12 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   handler = app.fetch;
 
   const loops = config.RUN_WORKER
-    ? startLoops(deps, { intervalMs: config.WORKER_INTERVAL_MS, logger, swaps: composition.swaps.deps })
+    ? startLoops(deps, {
+        intervalMs: config.WORKER_INTERVAL_MS,
+        logger,
+        swaps: composition.swaps.deps,
+        webhookEndpoints: composition.swaps.webhookEndpoints,
+      })
     : undefined;
 
   const oauth = composition.isLocalnet

@@ -5,6 +5,7 @@ import type { ReadinessChecks } from './http/readiness.js';
 import type { Logger } from './logger.js';
 import type { ServerMetrics } from './observability/metrics.js';
 import type { InterfaceBServices } from './routes/b/index.js';
+import type { WebhookEndpointServices } from './routes/webhook-endpoints.js';
 
 /** What the HTTP app needs, built by a composition root (compose.ts, or a test). */
 export interface AppServices {
@@ -31,6 +32,8 @@ export interface AppServices {
   };
   /** The database and chain probes of `/readyz`, mounted when present. */
   readonly readiness?: ReadinessChecks;
+  /** Tenants' webhook endpoints (`/v1/api/webhooks`, `/v1/admin/webhooks`), mounted when present. */
+  readonly webhookEndpoints?: WebhookEndpointServices;
   /** Mounts further routers on the root app. */
   readonly mount?: (app: OpenAPIHono) => void;
 }

@@ -33,6 +33,7 @@ async function main() {
     logger,
     workerId,
     swaps: swaps.deps,
+    webhookEndpoints: swaps.webhookEndpoints,
   });
   logger.info({ workerId, rpcUrl: config.SOLANA_RPC_URL }, 'worker running');
 

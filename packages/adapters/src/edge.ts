@@ -23,6 +23,7 @@ export { createRequestScopedSql, type RequestScopedSql, type WaitUntil } from '.
 export type { SqlClient, SqlExecutor } from './store/pg/sql.js';
 export { createPgStore } from './store/pg/store/index.js';
 export { createPgSwapStore } from './store/pg/swap-store.js';
+export { createPgWebhookEndpointStore } from './store/pg/webhook-endpoints.js';
 export { createPgWebhookStore } from './store/pg/webhook-store.js';
 export { withPoolCache } from './store/swap-cache.js';
 // The guard resolves with node:dns (workerd has it). Delivery connects with node:http(s) pinned to

@@ -49,6 +49,8 @@ export const ERROR_CODES = [
   // Hardening (issue 11).
   'ACCOUNT_NOT_CALLER',
   'RESERVATION_LIMIT',
+  // Interface A webhooks (issue 11).
+  'WEBHOOK_ENDPOINT_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -207,6 +207,11 @@ export {
   TERMINAL_SWAP_STATUSES,
 } from './ports/swap-store.js';
 export type {
+  TransactionStatusEvent,
+  WebhookEndpoint,
+  WebhookEndpointStore,
+} from './ports/webhook-endpoints.js';
+export type {
   DeliveryAttempt,
   NewWebhookDelivery,
   WebhookDelivery,
@@ -297,6 +302,24 @@ export {
   transactionComplete,
 } from './use-cases/transaction-complete.js';
 export { deliverWebhooks } from './use-cases/webhook-delivery.js';
+// ── Use-cases (interface A webhooks): endpoints and status-change notifications ───────────────
+export {
+  AdminCreateWebhookEndpointRequest,
+  CreateWebhookEndpointRequest,
+  createWebhookEndpoint,
+  createWebhookEndpointForTenant,
+  deleteWebhookEndpoint,
+  ENDPOINT_SIGNER_PREFIX,
+  endpointSigner,
+  getWebhookEndpoint,
+  listWebhookEndpoints,
+  MAX_ENDPOINTS_PER_TENANT,
+  publishTransactionEvents,
+  TRANSACTION_EVENT_STATUSES,
+  TRANSACTION_EVENT_TYPES,
+  transactionEventPayload,
+  type WebhookEndpointDeps,
+} from './use-cases/webhook-endpoints.js';
 
 // ── OAuth protocol (framework-free) ────────────────────────────────────────────────────────────
 
@@ -308,6 +331,7 @@ export {
   API_KEY_PREFIX,
   CreateApiKeyRequest,
   createApiKey,
+  getApiKey,
   type IssuedApiKey,
   listApiKeys,
   RotateApiKeyRequest,

@@ -2,10 +2,12 @@ import {
   type ActionDeps,
   deliverWebhooks,
   notifySwaps,
+  publishTransactionEvents,
   type SwapDeps,
   settleExpiredEscrows,
   settleSwaps,
   trackingPass,
+  type WebhookEndpointStore,
 } from '@token-actions/core';
 
 import type { RuntimeLogger } from './logger.js';
@@ -20,6 +22,8 @@ export interface LoopOptions {
   /** When set, each pass also settles the pool book of swaps whose transaction became terminal,
    * queues their clients' notifications and delivers due webhooks. */
   readonly swaps?: SwapDeps;
+  /** With `swaps`: tenants' endpoints, whose transactions' status changes each pass queues. */
+  readonly webhookEndpoints?: WebhookEndpointStore;
 }
 
 export interface RunningLoops {
@@ -70,6 +74,16 @@ export function createLoopPass(deps: ActionDeps, options: PassOptions): () => Pr
     if (settled.isErr()) options.logger.warn({ code: settled.error.code }, 'swap settlement failed');
     const notified = await notifySwaps(swaps);
     if (notified.isErr()) options.logger.warn({ code: notified.error.code }, 'swap notification failed');
+    if (options.webhookEndpoints) {
+      const published = await publishTransactionEvents({
+        endpoints: options.webhookEndpoints,
+        webhooks: swaps.webhooks,
+        clock: swaps.clock,
+        maxAttempts: swaps.swapPolicies.webhookMaxAttempts,
+      });
+      if (published.isErr())
+        options.logger.warn({ code: published.error.code }, 'transaction event publication failed');
+    }
     const delivered = await deliverWebhooks(swaps, { leaseMs: Math.max(30_000, options.intervalMs * 10) });
     if (delivered.isErr()) options.logger.warn({ code: delivered.error.code }, 'webhook delivery failed');
     else if (delivered.value.retrying + delivered.value.dead > 0)

@@ -3,6 +3,7 @@ import {
   createLocalAggregator,
   createOutboundGuard,
   createPgSwapStore,
+  createPgWebhookEndpointStore,
   createPgWebhookStore,
   createWebhookSender,
   deriveClientWebhookSecret,
@@ -14,11 +15,13 @@ import {
 import {
   type ActionDeps,
   DEFAULT_SWAP_POLICIES,
+  ENDPOINT_SIGNER_PREFIX,
   type OAuthStore,
   type PoolSeed,
   parseAmount,
   type SwapDeps,
   seedPools,
+  type WebhookEndpointStore,
 } from '@token-actions/core';
 import type { SwapConfig } from './config/fragments.js';
 import type { CoreComposition } from './core.js';
@@ -32,6 +35,10 @@ export interface SwapComposition {
   readonly webhookUrls: OutboundGuard;
   /** Stops listening for the pool book's change notices (when the book is cached). */
   close(): Promise<void>;
+  /** Tenants' interface A endpoints and the outbox of their transactions' status changes. */
+  readonly webhookEndpoints: WebhookEndpointStore;
+  /** The secret deliveries to one interface A endpoint are signed with (`whsec_...`). */
+  endpointSecretFor(endpointId: string): string;
 }
 
 function seedsOf(config: SwapConfig, deps: ActionDeps): PoolSeed[] {
@@ -87,6 +94,13 @@ export async function composeSwaps(input: {
   const swaps = cache?.swaps ?? book;
   const webhookKey = deriveKey(core.masterKey, 'webhook-signing');
   const webhookSecretFor = (clientId: string) => deriveClientWebhookSecret(webhookKey, clientId);
+  // Interface A endpoints sign under a key of their own, so no OAuth client id can name their secret.
+  const endpointKey = deriveKey(core.masterKey, 'tenant-webhook-signing');
+  const endpointSecretFor = (endpointId: string) => deriveClientWebhookSecret(endpointKey, endpointId);
+  const secretFor = (signer: string) =>
+    signer.startsWith(ENDPOINT_SIGNER_PREFIX)
+      ? endpointSecretFor(signer.slice(ENDPOINT_SIGNER_PREFIX.length))
+      : webhookSecretFor(signer);
   const webhookUrls = createOutboundGuard({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE });
   const base: Omit<SwapDeps, 'aggregator'> = {
     chain: deps.chain,
@@ -99,7 +113,7 @@ export async function composeSwaps(input: {
     swaps,
     webhooks: createPgWebhookStore(sql),
     clients: input.oauthStore.clients,
-    webhookSender: createWebhookSender({ guard: webhookUrls, secretFor: webhookSecretFor }),
+    webhookSender: createWebhookSender({ guard: webhookUrls, secretFor }),
     swapPolicies: {
       ...DEFAULT_SWAP_POLICIES,
       quoteTtlMs: config.SWAP_QUOTE_TTL_MS,
@@ -133,5 +147,7 @@ export async function composeSwaps(input: {
     close: async () => {
       await cache?.close();
     },
+    webhookEndpoints: createPgWebhookEndpointStore(sql),
+    endpointSecretFor,
   };
 }

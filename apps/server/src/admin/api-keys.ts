@@ -2,12 +2,12 @@ import { createRoute, z } from '@hono/zod-openapi';
 import {
   type AdminDeps,
   createApiKey,
+  getApiKey,
   type IssuedApiKey as Issued,
   listApiKeys,
   revokeApiKey,
   rotateApiKey,
 } from '@token-actions/core';
-import { DomainHttpError } from '../http/errors.js';
 import { unwrap } from '../http/respond.js';
 import type { AdminApp, AdminLogger } from './render.js';
 import {
@@ -105,14 +105,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
       responses: { 200: { description: 'Key', content: json(ApiKey) }, ...adminErrors },
     }),
     async (c) => {
-      const { id } = c.req.valid('param');
-      const key = await unwrap(deps.store.apiKeys.get(id));
-      if (!key) {
-        throw new DomainHttpError({
-          code: 'API_KEY_NOT_FOUND',
-          message: `API key ${id.slice(0, 64)} does not exist`,
-        });
-      }
+      const key = await unwrap(getApiKey(deps, { id: c.req.valid('param').id }));
       return c.json(apiKeyJson(key, deps.clock.now()), 200);
     },
   );

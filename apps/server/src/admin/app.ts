@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AdminDeps } from '@token-actions/core';
 import { bodyLimit } from 'hono/body-limit';
+import type { WebhookEndpointServices } from '../routes/webhook-endpoints.js';
 import { registerApiKeyRoutes } from './api-keys.js';
 import { adminGuard } from './guard.js';
 import {
@@ -12,11 +13,14 @@ import {
   notFoundAdmin,
 } from './render.js';
 import { registerTenantRoutes } from './tenants.js';
+import { registerWebhookEndpointAdminRoutes } from './webhooks.js';
 
 export interface AdminServices extends AdminDeps {
   /** The operator token; without one every admin route answers 404. */
   readonly adminToken?: string;
   readonly logger: AdminLogger;
+  /** Tenants' webhook endpoints; their admin routes are mounted when present. */
+  readonly webhookEndpoints?: WebhookEndpointServices;
 }
 
 /**
@@ -51,6 +55,9 @@ export function createAdminApp(services: AdminServices): AdminApp {
   const deps: AdminDeps = { store: services.store, clock: services.clock };
   registerApiKeyRoutes(app, deps, services.logger);
   registerTenantRoutes(app, deps, services.logger);
+  if (services.webhookEndpoints) {
+    registerWebhookEndpointAdminRoutes(app, deps, services.webhookEndpoints, services.logger);
+  }
   app.all('/v1/admin/*', notFoundAdmin);
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'adminToken', {

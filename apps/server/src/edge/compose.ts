@@ -76,6 +76,7 @@ export async function composeEdge(
         logger,
         workerId: `edge-${crypto.randomUUID()}`,
         swaps: swaps.deps,
+        webhookEndpoints: swaps.webhookEndpoints,
       }),
   };
 }

@@ -21,7 +21,8 @@ scheme \`apiKey\`). On the embedded default the dev key is printed at start-up a
 access token (security scheme \`oauth2\`: authorization code with PKCE at \`/oauth/authorize\` and
 \`/oauth/token\`). Every answer carries \`rateLimit\`; errors are \`{code, message, rateLimit}\` with a
 stable \`code\`. When a swap finishes, the client's \`webhook_url\` receives a signed \`swap.*\` event
-(see Webhooks).
+(see Webhooks); a tenant's endpoints registered at \`/v1/api/webhooks\` receive a signed
+\`transaction.*\` event whenever one of its transactions changes status.
 
 Amounts are decimal strings: whole units in requests, base units (with a \`…Decimal\` twin where
 noted) in answers.`;
@@ -36,6 +37,11 @@ const TAGS = [
   { name: 'Escrow', description: 'Funds held until released to the beneficiary or refunded' },
   { name: 'Swap', description: "Interface B: the project's pools and the aggregator" },
   { name: 'Webhook', description: 'Interface B: completion notifications in, signed swap events out' },
+  {
+    name: 'Webhook endpoint',
+    description:
+      "Interface A: a tenant's endpoints, which receive its transactions' signed transaction.* events",
+  },
   {
     name: 'OAuth',
     description: 'The OAuth 2.0 authorization server (RFC 6749, 7009, 7591, 7636, 7662, 8414)',

@@ -28,7 +28,7 @@ export {
   TransactionSignRequest,
 } from '@token-actions/core';
 
-const SIGNATURE_EXAMPLE =
+export const SIGNATURE_EXAMPLE =
   '5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW';
 const KEY_EXAMPLE = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 

@@ -201,6 +201,23 @@ describe('tenant isolation over HTTP', () => {
     }
   });
 
+  it('answers the other tenant’s webhook endpoint exactly like an unknown one, and lists none of it', async () => {
+    const mine = await alpha('POST', '/v1/api/webhooks', { url: 'https://93.184.215.14/alpha-hooks' });
+    expect(mine.status).toBe(200);
+    const id = mine.json.id as string;
+    for (const method of ['GET', 'DELETE']) {
+      const foreign = await attempt('/v1/api/webhooks/{id}', method, `/v1/api/webhooks/${id}`);
+      const unknown = await beta(method, '/v1/api/webhooks/we_nobody');
+      expect(foreign.status, method).toBe(404);
+      expect(foreign.json.message.replace(id, 'X'), method).toBe(
+        unknown.json.message.replace('we_nobody', 'X'),
+      );
+    }
+    const listed = await attempt('/v1/api/webhooks', 'GET', '/v1/api/webhooks');
+    expect(listed.json.webhooks).toEqual([]);
+    expect((await alpha('GET', `/v1/api/webhooks/${id}`)).json.url).toBe('https://93.184.215.14/alpha-hooks');
+  });
+
   it('refuses the other tenant’s previews exactly like forged ones', async () => {
     for (const preview of [own.preview, own.mintPreview]) {
       const foreign = await attempt('/v1/api/transaction/sign', 'POST', '/v1/api/transaction/sign', preview);
@@ -245,8 +262,8 @@ describe('tenant isolation over HTTP', () => {
     const routes = Object.entries(doc.paths)
       .filter(([path]) => path.startsWith('/v1/api/'))
       .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
-    // Creating an account or minting names nothing that exists yet.
-    const nothingToName = ['POST /v1/api/accounts', 'POST /v1/api/mint'];
+    // Creating an account, minting or registering a webhook endpoint names nothing that exists yet.
+    const nothingToName = ['POST /v1/api/accounts', 'POST /v1/api/mint', 'POST /v1/api/webhooks'];
     expect(routes.filter((r) => !nothingToName.includes(r)).sort()).toEqual([...exercised].sort());
   });
 });

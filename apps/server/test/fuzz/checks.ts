@@ -34,7 +34,7 @@ export function checkAnswer(
   return problems;
 }
 
-/** Error bodies per interface: A and the public routes `{message}`, B `{code, message, rateLimit}`. */
+/** Error bodies per interface: A and the public routes `{message}`, B `{code, message, rateLimit}`, admin `{code, message}`. */
 export function checkErrorBody(iface: Iface, contentType: string, text: string): string[] {
   const body = parseJson(text);
   const problems: string[] = [];
@@ -64,6 +64,18 @@ export function checkErrorBody(iface: Iface, contentType: string, text: string):
         typeof rl.remaining !== 'number'
       ) {
         problems.push(`error body is not {code, message, rateLimit}: ${clip(text)}`);
+      }
+      break;
+    }
+    case 'admin': {
+      if (
+        !isPlainObject(body) ||
+        Object.keys(body).length !== 2 ||
+        typeof body.code !== 'string' ||
+        typeof body.message !== 'string' ||
+        body.message.length === 0
+      ) {
+        problems.push(`error body is not exactly {code, message}: ${clip(text)}`);
       }
       break;
     }

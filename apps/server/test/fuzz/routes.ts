@@ -20,7 +20,7 @@ import type { FuzzContext } from './context.js';
  * `{code, message, rateLimit}` error bodies (checks.ts), and `auth` says which credential the
  * generator sends (`ctx.bearer('read' | 'write')` once the OAuth harness hands out tokens).
  */
-export type Iface = 'A' | 'public' | 'B' | 'oauth';
+export type Iface = 'A' | 'public' | 'B' | 'oauth' | 'admin';
 
 export interface FieldSpec {
   readonly required: boolean;

@@ -149,6 +149,13 @@ describe('OpenAPI document', () => {
           `GET /v1/actions/${action}`,
           `POST /v1/actions/${action}`,
         ]),
+        'POST /v1/api/webhooks',
+        'GET /v1/api/webhooks',
+        'GET /v1/api/webhooks/{id}',
+        'DELETE /v1/api/webhooks/{id}',
+        'POST /v1/admin/webhooks',
+        'GET /v1/admin/webhooks',
+        'DELETE /v1/admin/webhooks/{id}',
       ].sort(),
     );
     expect(doc.info.version).toBe('1.1.0');
@@ -211,9 +218,12 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('declares the signed swap events as webhooks with the Standard Webhooks headers', () => {
+  it('declares the signed swap and transaction events as webhooks with the Standard Webhooks headers', () => {
     expect(Object.keys(doc.webhooks).sort()).toEqual(
-      [...TERMINAL_SWAP_STATUSES].map((s) => `swap.${s}`).sort(),
+      [
+        ...[...TERMINAL_SWAP_STATUSES].map((s) => `swap.${s}`),
+        ...['processed', 'confirmed', 'finalized', 'failed', 'expired'].map((s) => `transaction.${s}`),
+      ].sort(),
     );
     for (const item of Object.values(doc.webhooks as Record<string, Json>)) {
       const headers = item.post.parameters.filter((p: Json) => p.in === 'header').map((p: Json) => p.name);
@@ -235,7 +245,9 @@ describe('OpenAPI document', () => {
     const recorder = recordFetch(h.baseUrl);
     let exchanges: Exchange[];
     let landedEvent: { headers: Record<string, string>; body: string } | undefined;
+    let endpoint: { id: string; secret: string } | undefined;
     try {
+      endpoint = await driveWebhookEndpoints(h, receiver);
       await driveInterfaceA(h);
       landedEvent = await driveInterfaceBAndOAuth(h, receiver, events);
       await driveAdmin(h);
@@ -267,6 +279,18 @@ describe('OpenAPI document', () => {
       [],
     );
     for (const p of declared.parameters) expect(landedEvent!.headers[p.name], p.name).toBeTruthy();
+
+    // The tenant's endpoint received its transactions' status changes, each as declared and
+    // signed with the secret its registration returned.
+    const mine = events.filter((e) => e.headers['webhook-id']?.startsWith(`msg_${endpoint!.id}_`));
+    expect(mine.map((e) => JSON.parse(e.body).type)).toContain('transaction.finalized');
+    const verifier = createStandardWebhook(endpoint!.secret);
+    for (const e of mine) {
+      const body = JSON.parse(e.body);
+      const schema = doc.webhooks[body.type].post.requestBody.content['application/json'].schema;
+      expect(checker.validateAgainst(schema, body)).toEqual([]);
+      expect(verifier.verify(e.body, e.headers)).toMatchObject({ ok: true, id: e.headers['webhook-id'] });
+    }
   }, 240_000);
 
   it('serves the reference page with a strict CSP, and its assets with their types and caching', async () => {
@@ -330,6 +354,39 @@ async function driveInterfaceA(h: Harness) {
   }
   expect((await h.call('POST', `/v1/api/escrows/${id}/refund`)).status).toBe(200);
   expect((await h.call('POST', `/v1/api/escrows/${id}/release`)).status).toBe(409);
+}
+
+/**
+ * Interface A webhook endpoints: the tenant's own (kept, to receive the walkthrough's events) and
+ * the operator's, with the errors each answers.
+ */
+async function driveWebhookEndpoints(h: Harness, receiver: Server) {
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  const created = await h.call('POST', '/v1/api/webhooks', { url, description: 'openapi' });
+  expect(created.status).toBe(200);
+  expect((await h.call('POST', '/v1/api/webhooks', { url: 'not a url' })).status).toBe(400);
+  expect((await h.call('GET', '/v1/api/webhooks')).status).toBe(200);
+  expect((await h.call('GET', `/v1/api/webhooks/${created.json.id}`)).status).toBe(200);
+  expect((await h.call('GET', '/v1/api/webhooks/we_nope')).status).toBe(404);
+  expect((await h.call('DELETE', '/v1/api/webhooks/we_nope')).status).toBe(404);
+  expect((await h.call('GET', '/v1/api/webhooks', undefined, { authorization: 'Bearer nope' })).status).toBe(
+    401,
+  );
+  const spare = await h.call('POST', '/v1/api/webhooks', { url });
+  expect((await h.call('DELETE', `/v1/api/webhooks/${spare.json.id}`)).status).toBe(200);
+
+  const admin = (method: string, path: string, body?: unknown) =>
+    h.call(method, path, body, { authorization: `Bearer ${ADMIN}` });
+  const operators = await admin('POST', '/v1/admin/webhooks', { tenant: 'default', url: `${url}/operator` });
+  expect(operators.status).toBe(201);
+  expect((await admin('POST', '/v1/admin/webhooks', { tenant: 'nobody', url })).status).toBe(404);
+  expect((await admin('POST', '/v1/admin/webhooks', { tenant: 'default', url: 'ftp://x' })).status).toBe(400);
+  expect((await admin('GET', '/v1/admin/webhooks?tenant=default')).status).toBe(200);
+  expect((await admin('GET', '/v1/admin/webhooks')).status).toBe(400);
+  expect((await admin('DELETE', `/v1/admin/webhooks/${operators.json.id}?tenant=nobody`)).status).toBe(404);
+  expect((await admin('DELETE', `/v1/admin/webhooks/${operators.json.id}?tenant=default`)).status).toBe(200);
+  expect((await h.call('GET', '/v1/admin/webhooks?tenant=default')).status).toBe(401);
+  return { id: created.json.id as string, secret: created.json.secret as string };
 }
 
 /** An operator's day: issue, read, rotate and revoke a key; read and set a tenant. */

@@ -29,5 +29,6 @@ export {
   type TransactionEvent,
 } from './pg/store/index.js';
 export { createPgSwapStore } from './pg/swap-store.js';
+export { createPgWebhookEndpointStore } from './pg/webhook-endpoints.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';
 export { type PoolCacheOptions, withPoolCache } from './swap-cache.js';

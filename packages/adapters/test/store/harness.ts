@@ -1,7 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeBase58, type PublicKey, type Signature } from '@token-actions/core';
+import {
+  encodeBase58,
+  type PublicKey,
+  type Signature,
+  type TenantId,
+  type TransactionRecord,
+} from '@token-actions/core';
 import pg from 'pg';
 import {
   createEmbeddedPostgresClient,
@@ -66,7 +72,7 @@ export async function createMigratedEmbeddedPostgres(): Promise<{ sql: SqlClient
 
 export async function truncateAll(sql: SqlClient): Promise<void> {
   await sql.query(
-    'TRUNCATE transaction_events, transactions, escrows, idempotency_keys, api_keys, managed_keys RESTART IDENTITY CASCADE',
+    'TRUNCATE webhook_endpoints, transaction_events, transactions, escrows, idempotency_keys, api_keys, managed_keys RESTART IDENTITY CASCADE',
   );
   // The default tenant is the migration's, as in a fresh database.
   await sql.query("DELETE FROM tenants WHERE id <> 'default'");
@@ -79,4 +85,27 @@ export function randomSignature(): Signature {
 
 export function randomPublicKey(): PublicKey {
   return encodeBase58(crypto.getRandomValues(new Uint8Array(32))) as PublicKey;
+}
+
+/** A pending SOL donation of `tenant`, recorded at `at`: the minimum a status change needs. */
+export function pendingTransaction(tenant: TenantId, at: Date): TransactionRecord {
+  return {
+    id: randomSignature(),
+    tenant,
+    kind: 'donation',
+    status: 'pending',
+    currency: 'SOL',
+    amount: 1_000_000_000n,
+    from: randomPublicKey(),
+    to: randomPublicKey(),
+    priority: 'Medium',
+    computeUnitPrice: 1n,
+    computeUnitLimit: 200_000,
+    feeLamports: 5_000n,
+    wire: crypto.getRandomValues(new Uint8Array(200)),
+    blockhash: randomPublicKey(),
+    lastValidBlockHeight: 1_000n,
+    createdAt: at,
+    updatedAt: at,
+  };
 }

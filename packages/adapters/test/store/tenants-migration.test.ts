@@ -11,7 +11,8 @@ describe('migration 0005_tenants on a database with data', () => {
     try {
       await migrate(
         sql,
-        migrations.filter((m) => m.id !== '0005_tenants'),
+        // 0006 (webhook endpoints) references the tenants table 0005 creates.
+        migrations.filter((m) => m.id !== '0005_tenants' && m.id !== '0006_webhook_endpoints'),
       );
       const at = new Date('2025-01-01T00:00:00Z');
       const tx = randomSignature();
@@ -52,7 +53,7 @@ describe('migration 0005_tenants on a database with data', () => {
         [at],
       );
 
-      expect((await migrate(sql)).applied).toEqual(['0005_tenants']);
+      expect((await migrate(sql)).applied).toEqual(['0005_tenants', '0006_webhook_endpoints']);
       const store = createPgStore(sql);
       expect((await store.apiKeys.findByHash('a'.repeat(64)))._unsafeUnwrap()).toMatchObject({
         id: 'key_old',

@@ -47,6 +47,8 @@ export interface WebhookStore {
   claimDue(now: Date, limit: number, leaseMs: number): ResultAsync<readonly WebhookDelivery[], DomainError>;
   recordAttempt(id: string, attempt: DeliveryAttempt, at: Date): ResultAsync<void, DomainError>;
   get(id: string): ResultAsync<WebhookDelivery | null, DomainError>;
+  /** Ends every pending delivery signed as `clientId` (its endpoint is gone); returns how many. */
+  cancelPending(clientId: string, reason: string): ResultAsync<number, DomainError>;
 }
 
 /** Sends one signed delivery (Standard Webhooks headers); resolves with the receiver's status. */

@@ -24,4 +24,5 @@ export {
 } from './store.js';
 export { createTestSwapDeps, DEFAULT_POOL_SEEDS, type TestSwapDeps } from './swap-deps.js';
 export { createInMemorySwapStore, type InMemorySwapStore } from './swap-store.js';
+export { createInMemoryWebhookEndpointStore } from './webhook-endpoints.js';
 export { createInMemoryWebhookStore, createRecordingWebhookSender } from './webhooks.js';

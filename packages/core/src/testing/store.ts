@@ -27,6 +27,8 @@ export interface TransactionEvent {
 export interface InMemoryStore extends StorePort {
   /** Status changes of one transaction, in order: lets tests prove a move happened exactly once. */
   transactionEvents(id: Signature): readonly TransactionEvent[];
+  /** Every status change with its position (from 1), as the outbox of interface A webhooks reads it. */
+  allTransactionEvents(): readonly (TransactionEvent & { readonly sequence: string })[];
 }
 
 interface IdempotencyRow {
@@ -60,6 +62,7 @@ export function createInMemoryStore(
 
   return {
     transactionEvents: (id) => events.filter((e) => e.transactionId === id),
+    allTransactionEvents: () => events.map((e, i) => ({ ...e, sequence: String(i + 1) })),
 
     transactions: {
       insert(record, options) {

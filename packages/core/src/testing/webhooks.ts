@@ -51,6 +51,15 @@ export function createInMemoryWebhookStore(options: { clock?: ClockPort } = {}):
       }
       return okAsync(undefined);
     },
+    cancelPending(clientId, reason) {
+      let n = 0;
+      for (const d of deliveries.values()) {
+        if (d.clientId !== clientId || d.status !== 'pending') continue;
+        deliveries.set(d.id, { ...d, status: 'dead', lastError: reason });
+        n++;
+      }
+      return okAsync(n);
+    },
     get(id) {
       const d = deliveries.get(id);
       return okAsync(d ? { ...d } : null);

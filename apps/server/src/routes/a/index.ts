@@ -15,6 +15,7 @@ import type { AppServices } from '../../services.js';
 import { registerAccountRoutes } from './accounts.js';
 import { registerActionRoutes } from './actions.js';
 import { registerTransactionRoutes } from './transactions.js';
+import { registerWebhookEndpointRoutes } from './webhooks.js';
 
 /**
  * Interface A (`/v1/api/...`) as a sub-app with its one error pipeline: one validation hook and
@@ -51,6 +52,7 @@ export function createInterfaceA(services: AppServices): InterfaceAApp {
   registerActionRoutes(app, services);
   registerTransactionRoutes(app, services);
   registerAccountRoutes(app, services);
+  if (services.webhookEndpoints) registerWebhookEndpointRoutes(app, services, services.webhookEndpoints);
 
   // A donation to a currency the service does not support is bad input, not a missing page.
   app.post('/v1/api/donate/:currency', (c) =>

@@ -5,6 +5,7 @@ import {
   type TxStatus,
   tokenPairField,
 } from '@token-actions/core';
+import { registerOutboundEvent, standardWebhookHeaders } from '../outbound-events.js';
 import { KEY_EXAMPLE, SIGNATURE_EXAMPLE, SwapStatus } from './common.js';
 
 /**
@@ -22,23 +23,9 @@ const transactionStatus = {
 type TerminalStatus = keyof typeof transactionStatus;
 const TERMINAL = Object.keys(transactionStatus) as TerminalStatus[];
 
-const headers = z.object({
-  'webhook-id': z.string().openapi({
-    param: { name: 'webhook-id', in: 'header' },
-    description: 'Unique per event and stable across retries: deduplicate on it',
-    example: 'msg_swp_01J9Z3_landed',
-  }),
-  'webhook-timestamp': z.string().openapi({
-    param: { name: 'webhook-timestamp', in: 'header' },
-    description: 'Unix seconds of this attempt; reject it when more than 5 minutes off',
-    example: '1735732800',
-  }),
-  'webhook-signature': z.string().openapi({
-    param: { name: 'webhook-signature', in: 'header' },
-    description:
-      'v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the secret of GET /v1/webhooks/secret',
-    example: 'v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=',
-  }),
+const headers = standardWebhookHeaders({
+  idExample: 'msg_swp_01J9Z3_landed',
+  secretFrom: 'the secret of GET /v1/webhooks/secret',
 });
 
 function eventSchema(status: TerminalStatus) {
@@ -72,23 +59,14 @@ export const SWAP_EVENT_TYPES = TERMINAL.map((status) => `swap.${status}`);
 /** Declares the outbound `swap.*` events as OpenAPI webhooks. */
 export function registerSwapEvents(registry: OpenAPIHono['openAPIRegistry']): void {
   for (const status of TERMINAL) {
-    registry.registerWebhook({
-      method: 'post',
-      path: `swap.${status}`,
+    registerOutboundEvent(registry, {
+      type: `swap.${status}`,
       operationId: `swap${status.charAt(0).toUpperCase()}${status.slice(1)}Event`,
-      tags: ['Webhook'],
-      security: [{ standardWebhooks: [] }],
+      tag: 'Webhook',
       summary: `swap.${status}: a swap reached ${status}`,
-      description:
-        'POSTed to the webhook_url of the client that requested the swap (Content-Type: application/json). Answer 2xx within 10 s; any other answer or a timeout is retried with exponential backoff and jitter until the attempts run out.',
-      request: {
-        headers,
-        body: { required: true, content: { 'application/json': { schema: eventSchema(status) } } },
-      },
-      responses: {
-        200: { description: 'Received (any 2xx); the event is not sent again' },
-        500: { description: 'Any other status, or no answer: the event is sent again later' },
-      },
+      recipients: 'POSTed to the webhook_url of the client that requested the swap',
+      headers,
+      schema: eventSchema(status),
     });
   }
 }

@@ -84,6 +84,16 @@ export function createPgWebhookStore(sql: SqlExecutor): WebhookStore {
         );
       });
     },
+    cancelPending(clientId, reason) {
+      return attempt('webhooks.cancelPending', async () => {
+        const r = await sql.query(
+          `UPDATE webhook_deliveries SET status = 'dead', last_error = $2
+            WHERE client_id = $1 AND status = 'pending' RETURNING id`,
+          [clientId, reason.slice(0, 500)],
+        );
+        return r.rows.length;
+      });
+    },
     get(id) {
       return attempt('webhooks.get', async () => {
         const r = await sql.query<Row>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);

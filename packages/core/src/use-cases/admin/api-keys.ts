@@ -92,7 +92,25 @@ const notFound = (id: string) =>
   domainError('API_KEY_NOT_FOUND', `API key ${id.slice(0, 64)} does not exist`);
 
 /** Revokes at once: every server process refuses the key from then on (see the key cache). */
+/**
+ * Key ids are printable ASCII; anything else (a NUL byte, which PostgreSQL text cannot hold) names
+ * no key, and is answered as an unknown id without asking the store.
+ */
+const KEY_ID = /^[\x21-\x7e]{1,128}$/;
+
+/** One key, without its secret or hash. */
+export function getApiKey(
+  deps: AdminDeps,
+  input: { readonly id: string },
+): ResultAsync<ApiKeyRecord, DomainError> {
+  if (!KEY_ID.test(input.id)) return errAsync(notFound(input.id));
+  return deps.store.apiKeys
+    .get(input.id)
+    .andThen((record) => (record ? okAsync(record) : errAsync(notFound(input.id))));
+}
+
 export function revokeApiKey(deps: AdminDeps, input: { readonly id: string }) {
+  if (!KEY_ID.test(input.id)) return errAsync(notFound(input.id));
   return deps.store.apiKeys
     .revoke(input.id, deps.clock.now())
     .andThen((record) => (record ? okAsync(record) : errAsync(notFound(input.id))));
@@ -106,6 +124,7 @@ export function rotateApiKey(
   deps: AdminDeps,
   input: { readonly id: string } & RotateApiKeyRequest,
 ): ResultAsync<{ issued: IssuedApiKey; previous: ApiKeyRecord }, DomainError> {
+  if (!KEY_ID.test(input.id)) return errAsync(notFound(input.id));
   return safeTry(async function* () {
     const overlap = input.overlapSeconds ?? 3600;
     if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_OVERLAP_SECONDS) {
