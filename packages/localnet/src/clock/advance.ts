@@ -33,7 +33,9 @@ export function issueBlockhash(state: LocalnetState, sync: boolean): { blockhash
   return { blockhash, issuedAt: clock.slot };
 }
 
-export function latestBlockhash(state: LocalnetState): IssuedBlockhash {
-  const { blockhash, issuedAt } = issueBlockhash(state, true);
+/** The current blockhash, answered once its issue is on disk (one fsync shared with concurrent sends). */
+export async function latestBlockhash(state: LocalnetState): Promise<IssuedBlockhash> {
+  const { blockhash, issuedAt } = issueBlockhash(state, false);
+  await state.disk.durable();
   return { blockhash, lastValidBlockHeight: state.clock.lastValidBlockHeight(issuedAt) };
 }

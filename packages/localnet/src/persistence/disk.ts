@@ -32,6 +32,26 @@ export class Disk {
     }
   }
 
+  /** Makes everything appended so far durable, on this thread. */
+  sync(): void {
+    if (!this.journal) return;
+    try {
+      this.journal.sync();
+    } catch (cause) {
+      this.broken = `localnet state could not be written: ${(cause as Error).message}`;
+      throw cause;
+    }
+  }
+
+  /** Resolves once everything appended so far is on disk, sharing one fsync with concurrent callers. */
+  durable(): Promise<void> {
+    if (!this.journal) return Promise.resolve();
+    return this.journal.durable().catch((cause: unknown) => {
+      this.broken ??= `localnet state could not be written: ${(cause as Error).message}`;
+      throw cause;
+    });
+  }
+
   /** Records (durably) that slots up to `height` may be shown. */
   reserveThrough(height: bigint): void {
     if (!this.journal || height < this.reservedSlot) return;
