@@ -58,7 +58,8 @@ function pgVariant(
       const sql = opened!.sql;
       await truncateAll(sql);
       return {
-        store: createPgStore(sql, { clock }),
+        // As composed in the Node service: concurrent inserts share one statement.
+        store: createPgStore(sql, { clock, coalesceWrites: true }),
         eventCount: async (id) => (await listTransactionEvents(sql, id))._unsafeUnwrap().length,
       };
     },
@@ -225,6 +226,35 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         );
         expect(results.filter((r) => r.inserted)).toHaveLength(1);
         for (const r of results) expect(r.record).toEqual(record);
+      });
+
+      it('answers each of a burst of concurrent inserts, repeats in the burst as duplicates', async () => {
+        const records = Array.from({ length: 60 }, (_, i) => txRecord({ amount: BigInt(i + 1) }, clock));
+        const keyed = txRecord({ requestKey: 'key_1:burst' }, clock);
+        const sameKey = txRecord({ requestKey: 'key_1:burst' }, clock);
+        const distinct = await Promise.all(
+          records.map((record) => unwrap(store.transactions.insert(record))),
+        );
+        for (const [i, result] of distinct.entries()) {
+          expect(result.inserted).toBe(true);
+          expect(result.record).toEqual(records[i]);
+        }
+        const fresh = Array.from({ length: 5 }, () => txRecord({}, clock));
+        // A repeat of a stored row among new ones (one multi-row statement), then two that share a
+        // request key in one burst: the first to arrive wins.
+        const burst = [...fresh, records[7]!];
+        const answers = await Promise.all(burst.map((record) => unwrap(store.transactions.insert(record))));
+        expect(answers.map((a) => a.inserted)).toEqual([true, true, true, true, true, false]);
+        expect(answers[5]!.record).toEqual(records[7]);
+        const keyedAnswers = await Promise.all(
+          [keyed, sameKey].map((r) => unwrap(store.transactions.insert(r))),
+        );
+        expect(keyedAnswers.map((a) => a.inserted)).toEqual([true, false]);
+        expect(keyedAnswers[1]!.record.id).toBe(keyed.id);
+        expect((await store.transactions.get(sameKey.id))._unsafeUnwrap()).toBeNull();
+        for (const record of [...records, ...fresh]) {
+          expect((await store.transactions.get(record.id))._unsafeUnwrap()).toEqual(record);
+        }
       });
 
       it('returns null for an unknown id', async () => {
