@@ -43,10 +43,21 @@ export class Disk {
     }
   }
 
-  /** Resolves once everything appended so far is on disk, sharing one fsync with concurrent callers. */
-  durable(): Promise<void> {
+  /** Where the newest blockhash issue ends in the journal: handing it out waits for this much. */
+  issueMark = 0;
+
+  /** How much has been appended: a mark for `durable`. */
+  mark(): number {
+    return this.journal?.appendedBytes ?? 0;
+  }
+
+  /**
+   * Resolves once everything appended so far (or up to `through`, a `mark()`) is on disk, sharing
+   * one fsync with concurrent callers.
+   */
+  durable(through?: number): Promise<void> {
     if (!this.journal) return Promise.resolve();
-    return this.journal.durable().catch((cause: unknown) => {
+    return this.journal.durable(through).catch((cause: unknown) => {
       this.broken ??= `localnet state could not be written: ${(cause as Error).message}`;
       throw cause;
     });

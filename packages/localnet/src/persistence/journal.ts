@@ -228,12 +228,17 @@ export class LocalnetJournal {
   }
 
   /**
-   * Resolves once everything appended so far is on disk. Concurrent callers share one fdatasync,
+   * Resolves once everything appended so far (or up to a mark) is on disk. Concurrent callers share one fdatasync,
    * run on libuv's thread pool so the event loop keeps executing while the disk works.
    */
-  durable(): Promise<void> {
+  durable(through = this.appended): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the localnet journal is closed'));
-    return this.commit.durableThrough(this.appended);
+    return this.commit.durableThrough(through);
+  }
+
+  /** How many bytes were appended since open: a mark to wait on with `durable(mark)`. */
+  get appendedBytes(): number {
+    return this.appended;
   }
 
   private flushAsync(): Promise<void> {
