@@ -3,12 +3,13 @@ import {
   type DomainError,
   domainError,
   type EscrowRecord,
+  refusedStatusMoves,
   type Signature,
   type StorePort,
   type TransactionRecord,
   type TxStatus,
 } from '@token-actions/core';
-import { errAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { coalesce } from '../coalesce.js';
 import { attempt } from '../failure.js';
 import type { SqlExecutor } from '../sql.js';
@@ -25,6 +26,9 @@ import {
 
 /** Rows per multi-row insert: 22 parameters each, far below PostgreSQL's 65,535. */
 const MAX_INSERT_BATCH = 256;
+
+/** Status moves per statement: 5 parameters each. */
+const MAX_MOVE_BATCH = 1_000;
 
 type Inserted = { inserted: boolean; record: TransactionRecord };
 
@@ -209,6 +213,47 @@ export function createPgTransactions(
           [id, from, to, numeric(patch?.slot), patch?.error ?? null, now()],
         );
         return moved.rows.length > 0;
+      });
+    },
+
+    transitionMany(moves) {
+      const refused = refusedStatusMoves(moves);
+      if (refused) return errAsync(refused);
+      if (moves.length === 0) return okAsync([]);
+      // One statement per chunk: the moves joined from a VALUES list, each row still a
+      // compare-and-set on its own status, and its event written by the same statement.
+      return attempt('transactions.transitionMany', async () => {
+        const moved = new Set<string>();
+        for (let first = 0; first < moves.length; first += MAX_MOVE_BATCH) {
+          const chunk = moves.slice(first, first + MAX_MOVE_BATCH);
+          const params: unknown[] = [now()];
+          const rows = chunk.map((move) => {
+            const at = params.length;
+            params.push(move.id, move.from, move.to, numeric(move.patch?.slot), move.patch?.error ?? null);
+            return `($${at + 1}::text, $${at + 2}::text, $${at + 3}::text, $${at + 4}::numeric, $${at + 5}::text)`;
+          });
+          const result = await sql.query<{ id: string }>(
+            `WITH moves (id, from_status, to_status, slot, error) AS (VALUES ${rows.join(', ')}),
+             moved AS (
+               UPDATE transactions t
+                  SET status = m.to_status,
+                      slot = COALESCE(m.slot, t.slot),
+                      error = COALESCE(m.error, t.error),
+                      updated_at = $1
+                 FROM moves m
+                WHERE t.id = m.id AND t.status = m.from_status
+               RETURNING t.id, m.from_status, m.to_status
+             ),
+             events AS (
+               INSERT INTO transaction_events (transaction_id, from_status, to_status, at)
+               SELECT id, from_status, to_status, $1 FROM moved
+             )
+             SELECT id FROM moved`,
+            params,
+          );
+          for (const row of result.rows) moved.add(String(row.id));
+        }
+        return moves.map((move) => moved.has(move.id));
       });
     },
 
