@@ -20,6 +20,10 @@ export interface EncryptedKeystoreOptions {
   /** 32 bytes: the AES-256-GCM key every secret is sealed under. */
   readonly masterKey: Uint8Array;
   readonly clock?: ClockPort;
+  /** How long a decrypted signing key stays in memory after it was unsealed; default 5 minutes. */
+  readonly signingKeyTtlMs?: number;
+  /** At most this many decrypted signing keys are held (the oldest go first); default 10,000. */
+  readonly maxSigningKeys?: number;
 }
 
 // An Ed25519 PKCS#8 document is this fixed header followed by the 32-byte seed (RFC 8410).
@@ -34,7 +38,8 @@ const NAME_MAX = 128;
  * Custodial Ed25519 keys, stored in `managed_keys` as the 32-byte seed sealed with AES-256-GCM
  * under the master key. The public key is the additional authenticated data, so a ciphertext
  * copied onto another row does not decrypt. Imported signing keys are cached in memory as
- * non-extractable CryptoKeys: after the first signature no decryption is needed.
+ * non-extractable CryptoKeys for a short while (`signingKeyTtlMs`): a burst of signatures by one
+ * account costs one read and one decryption, and a key not used lately is not held.
  */
 export function createEncryptedKeystore(options: EncryptedKeystoreOptions): KeystorePort {
   if (!(options.masterKey instanceof Uint8Array) || options.masterKey.length !== 32) {
@@ -46,7 +51,9 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
     'encrypt',
     'decrypt',
   ]);
-  const signingKeys = new Map<string, Promise<CryptoKey | null>>();
+  const ttlMs = options.signingKeyTtlMs ?? 5 * 60_000;
+  const maxSigningKeys = options.maxSigningKeys ?? 10_000;
+  const signingKeys = new Map<string, { readonly key: Promise<CryptoKey | null>; readonly until: number }>();
 
   const generateSealed = async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
@@ -136,17 +143,21 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
   // Concurrent first signatures share one decryption; a key that is not held (or fails) is not
   // remembered, since another process may create it later.
   const signingKey = (publicKey: PublicKey): ResultAsync<CryptoKey | null, DomainError> => {
-    let pending = signingKeys.get(publicKey);
-    if (!pending) {
+    const at = now().getTime();
+    let entry = signingKeys.get(publicKey);
+    if (!entry || entry.until <= at) {
       const started = unseal(publicKey);
-      pending = started;
-      signingKeys.set(publicKey, started);
+      const fresh = { key: started, until: at + ttlMs };
+      entry = fresh;
+      signingKeys.delete(publicKey);
+      if (signingKeys.size >= maxSigningKeys) signingKeys.delete(signingKeys.keys().next().value as string);
+      signingKeys.set(publicKey, fresh);
       const forget = () => {
-        if (signingKeys.get(publicKey) === started) signingKeys.delete(publicKey);
+        if (signingKeys.get(publicKey) === fresh) signingKeys.delete(publicKey);
       };
       started.then((key) => key ?? forget(), forget);
     }
-    return ResultAsync.fromPromise(pending, asDomainError('keystore.sign'));
+    return ResultAsync.fromPromise(entry.key, asDomainError('keystore.sign'));
   };
 
   return {
