@@ -5,12 +5,13 @@ import {
   decodeBase58,
   domainError,
   encodeBase58,
+  type HeldKey,
   isDomainError,
   type KeystorePort,
   type PublicKey,
   type TenantId,
 } from '@token-actions/core';
-import { errAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { storeFailure } from '../store/pg/failure.js';
 import type { SqlExecutor } from '../store/pg/sql.js';
 
@@ -54,6 +55,31 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
   const ttlMs = options.signingKeyTtlMs ?? 5 * 60_000;
   const maxSigningKeys = options.maxSigningKeys ?? 10_000;
   const signingKeys = new Map<string, { readonly key: Promise<CryptoKey | null>; readonly until: number }>();
+  // Whose a held key is never changes once it is stored, so a found key is remembered as long as a
+  // signing key is (a key not found is not: another process may create it).
+  const heldKeys = new Map<string, { readonly held: HeldKey; readonly until: number }>();
+  const remember = <T>(map: Map<string, T & { until: number }>, key: string, entry: T) => {
+    map.delete(key);
+    if (map.size >= maxSigningKeys) map.delete(map.keys().next().value as string);
+    map.set(key, { ...entry, until: now().getTime() + ttlMs });
+  };
+  const heldNow = (publicKey: PublicKey): HeldKey | undefined => {
+    const hit = heldKeys.get(publicKey);
+    return hit && hit.until > now().getTime() ? hit.held : undefined;
+  };
+  const lookupStored = (publicKey: PublicKey): Promise<HeldKey | null> =>
+    db(
+      'keystore.lookup',
+      sql.query<{ tenant: string | null }>('SELECT tenant FROM managed_keys WHERE public_key = $1', [
+        publicKey,
+      ]),
+    ).then((r) => {
+      const row = r.rows[0];
+      if (!row) return null;
+      const held: HeldKey = row.tenant === null ? {} : { tenant: row.tenant as TenantId };
+      remember(heldKeys, publicKey, { held });
+      return held;
+    });
 
   const generateSealed = async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
@@ -143,15 +169,12 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
   // Concurrent first signatures share one decryption; a key that is not held (or fails) is not
   // remembered, since another process may create it later.
   const signingKey = (publicKey: PublicKey): ResultAsync<CryptoKey | null, DomainError> => {
-    const at = now().getTime();
     let entry = signingKeys.get(publicKey);
-    if (!entry || entry.until <= at) {
+    if (!entry || entry.until <= now().getTime()) {
       const started = unseal(publicKey);
-      const fresh = { key: started, until: at + ttlMs };
-      entry = fresh;
-      signingKeys.delete(publicKey);
-      if (signingKeys.size >= maxSigningKeys) signingKeys.delete(signingKeys.keys().next().value as string);
-      signingKeys.set(publicKey, fresh);
+      remember(signingKeys, publicKey, { key: started });
+      entry = signingKeys.get(publicKey)!;
+      const fresh = entry;
       const forget = () => {
         if (signingKeys.get(publicKey) === fresh) signingKeys.delete(publicKey);
       };
@@ -204,28 +227,17 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
     },
 
     has(publicKey) {
+      if (heldNow(publicKey)) return okAsync(true);
       return ResultAsync.fromPromise(
-        db('keystore.has', sql.query('SELECT 1 FROM managed_keys WHERE public_key = $1', [publicKey])).then(
-          (r) => r.rows.length > 0,
-        ),
+        lookupStored(publicKey).then((held) => held !== null),
         asDomainError('keystore.has'),
       );
     },
 
     lookup(publicKey) {
-      return ResultAsync.fromPromise(
-        db(
-          'keystore.lookup',
-          sql.query<{ tenant: string | null }>('SELECT tenant FROM managed_keys WHERE public_key = $1', [
-            publicKey,
-          ]),
-        ).then((r) => {
-          const row = r.rows[0];
-          if (!row) return null;
-          return row.tenant === null ? {} : { tenant: row.tenant as TenantId };
-        }),
-        asDomainError('keystore.lookup'),
-      );
+      const held = heldNow(publicKey);
+      if (held) return okAsync(held);
+      return ResultAsync.fromPromise(lookupStored(publicKey), asDomainError('keystore.lookup'));
     },
 
     sign(publicKey, message) {
