@@ -7,7 +7,19 @@ function manualWrite() {
   const write = coalesce<number, string>(
     (items) =>
       new Promise((resolve, reject) => {
-        batches.push({ items, done: () => resolve(items.map((n) => `row ${n}`)), fail: reject });
+        batches.push({
+          items,
+          done: () =>
+            resolve(
+              items.map(
+                (n): PromiseSettledResult<string> =>
+                  n < 0
+                    ? { status: 'rejected', reason: new Error(`row ${n} refused`) }
+                    : { status: 'fulfilled', value: `row ${n}` },
+              ),
+            ),
+          fail: reject,
+        });
       }),
     4,
   );
@@ -41,6 +53,19 @@ describe('coalesce', () => {
     batches[2]!.done();
     await settled();
     expect(answers).toEqual(['row 1', 'row 2', 'row 3', 'row 4', 'row 5', 'row 6', 'row 7', 'row 8']);
+  });
+
+  it('fails only the caller of a refused row', async () => {
+    const { write, batches } = manualWrite();
+    const answers = [write(1), write(-2), write(3)].map((pending) =>
+      pending.then(
+        (row) => row,
+        (cause: Error) => cause.message,
+      ),
+    );
+    await settled();
+    batches[0]!.done();
+    expect(await Promise.all(answers)).toEqual(['row 1', 'row -2 refused', 'row 3']);
   });
 
   it('fails only the callers of a failed batch, and keeps writing', async () => {

@@ -8,7 +8,9 @@
  * Hand-written rather than DataLoader: DataLoader gathers one tick's calls, while what pays here is
  * gathering everything that arrives during the previous write's round trip.
  */
-export type BatchWrite<In, Out> = (batch: readonly In[]) => Promise<readonly Out[]>;
+/** Writes a batch; answers each item in order, so one failed row fails only its own caller. A
+ * rejection fails the whole batch. */
+export type BatchWrite<In, Out> = (batch: readonly In[]) => Promise<readonly PromiseSettledResult<Out>[]>;
 
 interface Queued<In, Out> {
   readonly item: In;
@@ -28,7 +30,11 @@ export function coalesce<In, Out>(write: BatchWrite<In, Out>, maxBatch: number):
       const batch = queue.splice(0, maxBatch);
       try {
         const outs = await write(batch.map((queued) => queued.item));
-        for (const [i, queued] of batch.entries()) queued.resolve(outs[i]!);
+        for (const [i, queued] of batch.entries()) {
+          const out = outs[i];
+          if (out?.status === 'fulfilled') queued.resolve(out.value);
+          else queued.reject(out ? out.reason : new Error('the batch write gave no answer'));
+        }
       } catch (cause) {
         for (const queued of batch) queued.reject(cause);
       }

@@ -122,7 +122,9 @@ export function createPgTransactions(
    * one wins as it would have alone; a batch that fails as a whole is retried row by row, so one
    * bad row fails only its own caller.
    */
-  const insertMany = async (records: readonly TransactionRecord[]): Promise<Inserted[]> => {
+  const insertMany = async (
+    records: readonly TransactionRecord[],
+  ): Promise<PromiseSettledResult<Inserted>[]> => {
     const seen = new Set<string>();
     const collides = records.some((record) => {
       const keys = [`id:${record.id}`, ...(record.requestKey ? [`rk:${record.requestKey}`] : [])];
@@ -132,8 +134,11 @@ export function createPgTransactions(
     });
     if (records.length === 1 || collides) {
       // Nothing to gain, or collisions to settle in arrival order: the one-row path, one by one.
-      const answers: Inserted[] = [];
-      for (const record of records) answers.push(await insertOne(record));
+      const answers: PromiseSettledResult<Inserted>[] = [];
+      for (const record of records) {
+        const [answer] = await Promise.allSettled([insertOne(record)]);
+        answers.push(answer!);
+      }
       return answers;
     }
     const params: unknown[] = [];
@@ -152,9 +157,9 @@ export function createPgTransactions(
       );
       insertedIds = new Set(result.rows.map((row) => String(row.id)));
     } catch {
-      return Promise.all(records.map((record) => insertOne(record)));
+      return Promise.allSettled(records.map((record) => insertOne(record)));
     }
-    return Promise.all(
+    return Promise.allSettled(
       records.map(async (record) =>
         insertedIds.has(record.id)
           ? asInserted(record)
