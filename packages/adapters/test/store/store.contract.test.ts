@@ -678,6 +678,31 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         });
       });
 
+      it('completes a burst of concurrent claims, each with its own answer, and leaves others alone', async () => {
+        const now = clock.now();
+        const keys = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
+        for (const key of keys) (await store.idempotency.begin('api', key, `h-${key}`, now))._unsafeUnwrap();
+        (await store.idempotency.begin('api', 'released', 'h', now))._unsafeUnwrap();
+        (await store.idempotency.release('api', 'released'))._unsafeUnwrap();
+        const done = await Promise.all([
+          ...keys.map((key, i) => store.idempotency.complete('api', key, 200 + (i % 3), `{"n":${i}}`)),
+          // The same key twice in one burst: the first answer stays (a completed claim is final).
+          store.idempotency.complete('api', keys[0]!, 500, '{"late":true}'),
+          store.idempotency.complete('api', 'released', 200, '{}'),
+        ]);
+        for (const result of done) expect(result.isOk()).toBe(true);
+        for (const [i, key] of keys.entries()) {
+          expect((await store.idempotency.begin('api', key, `h-${key}`, now))._unsafeUnwrap()).toEqual({
+            state: 'completed',
+            status: 200 + (i % 3),
+            body: `{"n":${i}}`,
+          });
+        }
+        expect((await store.idempotency.begin('api', 'released', 'h', now))._unsafeUnwrap()).toEqual({
+          state: 'started',
+        });
+      });
+
       it('reports a mismatch for the same key with another body, in progress or completed', async () => {
         const now = clock.now();
         await store.idempotency.begin('api', 'k1', 'h1', now);

@@ -16,7 +16,8 @@ export interface PgStoreOptions {
   /** This process's instance id (see `createPgInstanceLease`): the owner its idempotency claims name. */
   readonly instanceId?: string;
   /**
-   * Concurrent transaction inserts share one multi-row statement (group commit). Off where one
+   * Concurrent transaction inserts share one multi-row statement, and so do concurrent
+   * idempotency completions (group commit). Off where one
    * client may not serve several requests' statements (workerd's request-scoped connections).
    */
   readonly coalesceWrites?: boolean;
@@ -31,7 +32,12 @@ export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): S
   return {
     transactions: createPgTransactions(sql, now, options.coalesceWrites === true),
     escrows: createPgEscrows(sql, now),
-    idempotency: createPgIdempotency(sql, options.idempotencyAbandonAfterMs ?? 30_000, options.instanceId),
+    idempotency: createPgIdempotency(
+      sql,
+      options.idempotencyAbandonAfterMs ?? 30_000,
+      options.instanceId,
+      options.coalesceWrites === true,
+    ),
     apiKeys: createPgApiKeys(sql),
     tenants: createPgTenants(sql),
   };
