@@ -69,6 +69,7 @@ export { allPoolIds, parseTokenPair, poolIdOf, type TokenPair } from './domain/t
 export {
   canTransition,
   checkTransition,
+  refusedStatusMoves,
   TERMINAL_STATUSES,
   TRANSACTION_KINDS,
   type TransactionKind,
@@ -184,6 +185,7 @@ export {
   isApiKeyActive,
   type ManagedAccountRecord,
   type NewApiKey,
+  type StatusMove,
   type StorePort,
   type TenantStore,
   type TransactionStore,

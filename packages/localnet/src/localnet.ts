@@ -18,7 +18,7 @@ import { indexLanded } from './executor/announce.js';
 import { Ledger } from './executor/ledger.js';
 import { airdrop } from './executor/local.js';
 import { simulateWire } from './executor/simulate.js';
-import { submit } from './executor/submit.js';
+import { sendDurably } from './executor/submit.js';
 import { checkMints, createGenesis, currenciesOf, genesisKeys } from './genesis/genesis.js';
 import { type PerformanceSample, SlotTimeline } from './indexes/slots.js';
 import { compact } from './persistence/compact.js';
@@ -82,11 +82,15 @@ export interface Localnet {
   close(): void;
 
   /** The current blockhash, recorded (durably) as issued so transactions signed with it land. */
-  latestBlockhash(): IssuedBlockhash;
+  latestBlockhash(): Promise<IssuedBlockhash>;
   isBlockhashValid(blockhash: string): boolean;
-  /** Lands signed wire bytes (on disk before it returns); with `preflight`, simulates first and
-   * refuses what would fail. Sending a landed transaction again never executes it twice. */
-  sendWire(wire: Uint8Array, options?: { readonly preflight?: boolean }): Result<Signature, WireRejection>;
+  /** Lands signed wire bytes (answered once on disk; concurrent sends share one fsync); with
+   * `preflight`, simulates first and refuses what would fail. Sending a landed transaction again
+   * never executes it twice. */
+  sendWire(
+    wire: Uint8Array,
+    options?: { readonly preflight?: boolean },
+  ): Promise<Result<Signature, WireRejection>>;
   simulateWire(wire: Uint8Array, options?: SimulateOptions): Result<Simulation, WireRejection>;
   /** The faucet: SOL, or the localnet's own stablecoin and project token minted. */
   airdrop(to: string, currency: Currency, amount: bigint): Result<Signature, DomainError>;
@@ -278,7 +282,7 @@ export async function createLocalnet(config: LocalnetConfig = {}): Promise<Local
     },
     latestBlockhash: () => latestBlockhash(state),
     isBlockhashValid: (blockhash) => clock.validIssue(blockhash) !== undefined,
-    sendWire: (wire, options) => submit(state, wire, options?.preflight === true),
+    sendWire: (wire, options) => sendDurably(state, wire, options?.preflight === true),
     simulateWire: (wire, options) => simulateWire(state, wire, options),
     airdrop: (to, currency, amount) => airdrop(state, to, currency, amount),
     fund: (owner, lamports) => {

@@ -64,7 +64,7 @@ describe('pubsub on the localnet under load', () => {
     const funded = localnet.slot();
     await until(() => localnet.committedSlot('finalized') > funded, 30_000, 'the funding to finalize');
 
-    const { blockhash } = localnet.latestBlockhash();
+    const { blockhash } = await localnet.latestBlockhash();
     const transfers = Array.from({ length: TRANSACTIONS }, (_, k) => {
       const from = wallets[k % WALLETS]!;
       const to = wallets[(k + 1 + (k % (WALLETS - 1))) % WALLETS]!;

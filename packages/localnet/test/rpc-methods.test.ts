@@ -26,10 +26,10 @@ let transferSignature: string;
 let transferSlot: number;
 
 async function send(...instructions: TransactionInstruction[]): Promise<string> {
-  const { blockhash } = served.localnet.latestBlockhash();
+  const { blockhash } = await served.localnet.latestBlockhash();
   const tx = new Transaction({ feePayer: wallet.publicKey, recentBlockhash: blockhash }).add(...instructions);
   tx.sign(wallet);
-  const sent = served.localnet.sendWire(tx.serialize());
+  const sent = await served.localnet.sendWire(tx.serialize());
   if (sent.isErr()) throw new Error(sent.error.message);
   return sent.value;
 }

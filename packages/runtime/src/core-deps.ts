@@ -44,6 +44,9 @@ export interface WireCoreInput {
   };
   /** This process's instance lease: idempotency keys it claims are taken over once it lapses. */
   readonly instanceId?: string;
+  /** Concurrent transaction inserts share one statement (default true); false where a client
+   * serves one request only (workerd's request-scoped connections). */
+  readonly coalesceWrites?: boolean;
 }
 
 /** The use-cases' ports over a migrated database and a chain; service keys created on first use. */
@@ -55,6 +58,7 @@ export async function wireCore(input: WireCoreInput): Promise<ActionDeps> {
     createPgStore(sql, {
       clock,
       idempotencyAbandonAfterMs: config.IDEMPOTENCY_ABANDON_MS,
+      coalesceWrites: input.coalesceWrites ?? true,
       ...(input.instanceId ? { instanceId: input.instanceId } : {}),
     }),
   );

@@ -30,7 +30,8 @@ export async function composeEdge(
   const { sql } = db;
   const masterKey = config.KEYSTORE_MASTER_KEY!;
   const chain = await composeRpcChain(config, config.SOLANA_RPC_URL);
-  const deps = await wireCore({ config, sql, masterKey, chain });
+  // One request's connection may not carry another's insert: no write coalescing here.
+  const deps = await wireCore({ config, sql, masterKey, chain, coalesceWrites: false });
   const oauthStore = createPgOAuthStore(sql);
   const core = { deps, sql, masterKey, isLocalnet: chain.isLocalnet };
   // Pools are seeded by a Node server on the localnet; an isolate does not race others to do it.

@@ -5,12 +5,13 @@ import {
   decodeBase58,
   domainError,
   encodeBase58,
+  type HeldKey,
   isDomainError,
   type KeystorePort,
   type PublicKey,
   type TenantId,
 } from '@token-actions/core';
-import { errAsync, ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, ResultAsync } from 'neverthrow';
 import { storeFailure } from '../store/pg/failure.js';
 import type { SqlExecutor } from '../store/pg/sql.js';
 
@@ -20,6 +21,10 @@ export interface EncryptedKeystoreOptions {
   /** 32 bytes: the AES-256-GCM key every secret is sealed under. */
   readonly masterKey: Uint8Array;
   readonly clock?: ClockPort;
+  /** How long a decrypted signing key stays in memory after it was unsealed; default 5 minutes. */
+  readonly signingKeyTtlMs?: number;
+  /** At most this many decrypted signing keys are held (the oldest go first); default 10,000. */
+  readonly maxSigningKeys?: number;
 }
 
 // An Ed25519 PKCS#8 document is this fixed header followed by the 32-byte seed (RFC 8410).
@@ -34,7 +39,8 @@ const NAME_MAX = 128;
  * Custodial Ed25519 keys, stored in `managed_keys` as the 32-byte seed sealed with AES-256-GCM
  * under the master key. The public key is the additional authenticated data, so a ciphertext
  * copied onto another row does not decrypt. Imported signing keys are cached in memory as
- * non-extractable CryptoKeys: after the first signature no decryption is needed.
+ * non-extractable CryptoKeys for a short while (`signingKeyTtlMs`): a burst of signatures by one
+ * account costs one read and one decryption, and a key not used lately is not held.
  */
 export function createEncryptedKeystore(options: EncryptedKeystoreOptions): KeystorePort {
   if (!(options.masterKey instanceof Uint8Array) || options.masterKey.length !== 32) {
@@ -46,7 +52,34 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
     'encrypt',
     'decrypt',
   ]);
-  const signingKeys = new Map<string, Promise<CryptoKey | null>>();
+  const ttlMs = options.signingKeyTtlMs ?? 5 * 60_000;
+  const maxSigningKeys = options.maxSigningKeys ?? 10_000;
+  const signingKeys = new Map<string, { readonly key: Promise<CryptoKey | null>; readonly until: number }>();
+  // Whose a held key is never changes once it is stored, so a found key is remembered as long as a
+  // signing key is (a key not found is not: another process may create it).
+  const heldKeys = new Map<string, { readonly held: HeldKey; readonly until: number }>();
+  const remember = <T>(map: Map<string, T & { until: number }>, key: string, entry: T) => {
+    map.delete(key);
+    if (map.size >= maxSigningKeys) map.delete(map.keys().next().value as string);
+    map.set(key, { ...entry, until: now().getTime() + ttlMs });
+  };
+  const heldNow = (publicKey: PublicKey): HeldKey | undefined => {
+    const hit = heldKeys.get(publicKey);
+    return hit && hit.until > now().getTime() ? hit.held : undefined;
+  };
+  const lookupStored = (publicKey: PublicKey): Promise<HeldKey | null> =>
+    db(
+      'keystore.lookup',
+      sql.query<{ tenant: string | null }>('SELECT tenant FROM managed_keys WHERE public_key = $1', [
+        publicKey,
+      ]),
+    ).then((r) => {
+      const row = r.rows[0];
+      if (!row) return null;
+      const held: HeldKey = row.tenant === null ? {} : { tenant: row.tenant as TenantId };
+      remember(heldKeys, publicKey, { held });
+      return held;
+    });
 
   const generateSealed = async () => {
     const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
@@ -136,17 +169,18 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
   // Concurrent first signatures share one decryption; a key that is not held (or fails) is not
   // remembered, since another process may create it later.
   const signingKey = (publicKey: PublicKey): ResultAsync<CryptoKey | null, DomainError> => {
-    let pending = signingKeys.get(publicKey);
-    if (!pending) {
+    let entry = signingKeys.get(publicKey);
+    if (!entry || entry.until <= now().getTime()) {
       const started = unseal(publicKey);
-      pending = started;
-      signingKeys.set(publicKey, started);
+      remember(signingKeys, publicKey, { key: started });
+      entry = signingKeys.get(publicKey)!;
+      const fresh = entry;
       const forget = () => {
-        if (signingKeys.get(publicKey) === started) signingKeys.delete(publicKey);
+        if (signingKeys.get(publicKey) === fresh) signingKeys.delete(publicKey);
       };
       started.then((key) => key ?? forget(), forget);
     }
-    return ResultAsync.fromPromise(pending, asDomainError('keystore.sign'));
+    return ResultAsync.fromPromise(entry.key, asDomainError('keystore.sign'));
   };
 
   return {
@@ -193,28 +227,17 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
     },
 
     has(publicKey) {
+      if (heldNow(publicKey)) return okAsync(true);
       return ResultAsync.fromPromise(
-        db('keystore.has', sql.query('SELECT 1 FROM managed_keys WHERE public_key = $1', [publicKey])).then(
-          (r) => r.rows.length > 0,
-        ),
+        lookupStored(publicKey).then((held) => held !== null),
         asDomainError('keystore.has'),
       );
     },
 
     lookup(publicKey) {
-      return ResultAsync.fromPromise(
-        db(
-          'keystore.lookup',
-          sql.query<{ tenant: string | null }>('SELECT tenant FROM managed_keys WHERE public_key = $1', [
-            publicKey,
-          ]),
-        ).then((r) => {
-          const row = r.rows[0];
-          if (!row) return null;
-          return row.tenant === null ? {} : { tenant: row.tenant as TenantId };
-        }),
-        asDomainError('keystore.lookup'),
-      );
+      const held = heldNow(publicKey);
+      if (held) return okAsync(held);
+      return ResultAsync.fromPromise(lookupStored(publicKey), asDomainError('keystore.lookup'));
     },
 
     sign(publicKey, message) {

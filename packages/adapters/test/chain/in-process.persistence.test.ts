@@ -320,7 +320,7 @@ describe('malformed wire bytes', () => {
         default:
           mutated = new Uint8Array([...copy, ...new Uint8Array(1 + (next() % 8))]);
       }
-      chain.sendWire(mutated, { preflight: i % 2 === 0 });
+      await chain.sendWire(mutated, { preflight: i % 2 === 0 });
       chain.simulateWire(mutated, { sigVerify: i % 3 === 0 });
     }
     expect((await chain.send(wire)).isOk()).toBe(true);

@@ -6,7 +6,7 @@ import {
   type PublicKey,
   type TenantId,
 } from '@token-actions/core';
-import { createInMemoryKeystore } from '@token-actions/core/testing';
+import { createFixedClock, createInMemoryKeystore } from '@token-actions/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createEncryptedKeystore } from '../../src/keystore/index.js';
 import type { SqlClient } from '../../src/store/index.js';
@@ -251,6 +251,27 @@ describe.each(variants)('KeystorePort contract: $name', (variant) => {
           // A failed decryption is not cached: the right key still works afterwards.
           const fixed = createEncryptedKeystore({ sql, masterKey: right });
           expect((await fixed.sign(pk, Uint8Array.from([1])))._unsafeUnwrap()).toHaveLength(64);
+        });
+
+        it('holds a decrypted key and whose it is only for a short lifetime, then reads them again', async () => {
+          const sql = variant.sql!();
+          const clock = createFixedClock(new Date('2026-01-01T00:00:00.000Z'));
+          const ks = createEncryptedKeystore({ sql, masterKey: masterKey(), clock, signingKeyTtlMs: 60_000 });
+          const pk = (await ks.create('tenant key', 'acme' as TenantId))._unsafeUnwrap();
+          const message = Uint8Array.from([7]);
+          expect((await ks.lookup(pk))._unsafeUnwrap()).toEqual({ tenant: 'acme' });
+          expect(await verify(pk, message, (await ks.sign(pk, message))._unsafeUnwrap())).toBe(true);
+          // The row is gone, but within its lifetime the decrypted key still signs (no read, no decryption).
+          await sql.query('DELETE FROM managed_keys WHERE public_key = $1', [pk]);
+          clock.advance(59_000);
+          expect(await verify(pk, message, (await ks.sign(pk, message))._unsafeUnwrap())).toBe(true);
+          expect((await ks.lookup(pk))._unsafeUnwrap()).toEqual({ tenant: 'acme' });
+          expect((await ks.has(pk))._unsafeUnwrap()).toBe(true);
+          // Past it the key is read again, and now it is not held.
+          clock.advance(1_000);
+          expect((await ks.sign(pk, message))._unsafeUnwrapErr().code).toBe('UNKNOWN_ACCOUNT');
+          expect((await ks.lookup(pk))._unsafeUnwrap()).toBeNull();
+          expect((await ks.has(pk))._unsafeUnwrap()).toBe(false);
         });
 
         it('refuses a master key that is not 32 bytes', () => {

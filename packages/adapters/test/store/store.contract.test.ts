@@ -58,7 +58,8 @@ function pgVariant(
       const sql = opened!.sql;
       await truncateAll(sql);
       return {
-        store: createPgStore(sql, { clock }),
+        // As composed in the Node service: concurrent inserts share one statement.
+        store: createPgStore(sql, { clock, coalesceWrites: true }),
         eventCount: async (id) => (await listTransactionEvents(sql, id))._unsafeUnwrap().length,
       };
     },
@@ -227,6 +228,35 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         for (const r of results) expect(r.record).toEqual(record);
       });
 
+      it('answers each of a burst of concurrent inserts, repeats in the burst as duplicates', async () => {
+        const records = Array.from({ length: 60 }, (_, i) => txRecord({ amount: BigInt(i + 1) }, clock));
+        const keyed = txRecord({ requestKey: 'key_1:burst' }, clock);
+        const sameKey = txRecord({ requestKey: 'key_1:burst' }, clock);
+        const distinct = await Promise.all(
+          records.map((record) => unwrap(store.transactions.insert(record))),
+        );
+        for (const [i, result] of distinct.entries()) {
+          expect(result.inserted).toBe(true);
+          expect(result.record).toEqual(records[i]);
+        }
+        const fresh = Array.from({ length: 5 }, () => txRecord({}, clock));
+        // A repeat of a stored row among new ones (one multi-row statement), then two that share a
+        // request key in one burst: the first to arrive wins.
+        const burst = [...fresh, records[7]!];
+        const answers = await Promise.all(burst.map((record) => unwrap(store.transactions.insert(record))));
+        expect(answers.map((a) => a.inserted)).toEqual([true, true, true, true, true, false]);
+        expect(answers[5]!.record).toEqual(records[7]);
+        const keyedAnswers = await Promise.all(
+          [keyed, sameKey].map((r) => unwrap(store.transactions.insert(r))),
+        );
+        expect(keyedAnswers.map((a) => a.inserted)).toEqual([true, false]);
+        expect(keyedAnswers[1]!.record.id).toBe(keyed.id);
+        expect((await store.transactions.get(sameKey.id))._unsafeUnwrap()).toBeNull();
+        for (const record of [...records, ...fresh]) {
+          expect((await store.transactions.get(record.id))._unsafeUnwrap()).toEqual(record);
+        }
+      });
+
       it('returns null for an unknown id', async () => {
         expect((await store.transactions.get(randomSignature()))._unsafeUnwrap()).toBeNull();
       });
@@ -296,6 +326,92 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         expect((await store.transactions.get(record.id))._unsafeUnwrap()!.status).toBe(from);
         expect(await eventCount(record.id)).toBe(0);
       });
+
+      it('moves many by compare-and-set in one call, answering in order which moved', async () => {
+        const records = Array.from({ length: 6 }, () => txRecord({}, clock));
+        for (const record of records) await store.transactions.insert(record);
+        // Another worker moved the third one first: its move from pending loses.
+        await store.transactions.transition(records[2]!.id, 'pending', 'processed');
+        clock.advance(1_000);
+        const moved = (
+          await store.transactions.transitionMany([
+            { id: records[0]!.id, from: 'pending', to: 'finalized', patch: { slot: 9n } },
+            { id: records[1]!.id, from: 'pending', to: 'failed', patch: { slot: 10n, error: 'boom' } },
+            { id: records[2]!.id, from: 'pending', to: 'confirmed', patch: { slot: 11n } },
+            { id: records[3]!.id, from: 'pending', to: 'expired' },
+            { id: randomSignature(), from: 'pending', to: 'processed' },
+          ])
+        )._unsafeUnwrap();
+        expect(moved).toEqual([true, true, false, true, false]);
+        const read = async (i: number) => (await store.transactions.get(records[i]!.id))._unsafeUnwrap()!;
+        expect(await read(0)).toMatchObject({ status: 'finalized', slot: 9n, updatedAt: clock.now() });
+        expect(await read(1)).toMatchObject({ status: 'failed', slot: 10n, error: 'boom' });
+        expect((await read(2)).status).toBe('processed');
+        expect(await read(3)).toMatchObject({ status: 'expired' });
+        expect((await read(3)).slot).toBeUndefined();
+        expect(await read(4)).toEqual(records[4]);
+        expect(await eventCount(records[0]!.id)).toBe(1);
+        expect(await eventCount(records[2]!.id)).toBe(1);
+        expect((await store.transactions.transitionMany([]))._unsafeUnwrap()).toEqual([]);
+      });
+
+      it('refuses a batch of moves with an illegal one or one transaction twice, moving none', async () => {
+        const [a, b] = [txRecord({}, clock), txRecord({}, clock)];
+        for (const record of [a, b]) await store.transactions.insert(record);
+        const illegal = await store.transactions.transitionMany([
+          { id: a.id, from: 'pending', to: 'processed' },
+          { id: b.id, from: 'pending', to: 'pending' },
+        ]);
+        expect(illegal._unsafeUnwrapErr().code).toBe('INVALID_STATUS_TRANSITION');
+        const twice = await store.transactions.transitionMany([
+          { id: a.id, from: 'pending', to: 'processed' },
+          { id: a.id, from: 'processed', to: 'finalized' },
+        ]);
+        expect(twice._unsafeUnwrapErr().code).toBe('INVALID_INPUT');
+        expect((await store.transactions.get(a.id))._unsafeUnwrap()!.status).toBe('pending');
+        expect(await eventCount(a.id)).toBe(0);
+      });
+
+      it('moves 10,000 records in one sweep, each exactly as asked', async () => {
+        const N = 10_000;
+        const records = Array.from({ length: N }, (_, i) =>
+          txRecord({ status: i % 3 === 0 ? 'processed' : 'pending', amount: BigInt(i + 1) }, clock),
+        );
+        const inserted = await Promise.all(
+          records.map((record) => unwrap(store.transactions.insert(record))),
+        );
+        expect(inserted.every((r) => r.inserted)).toBe(true);
+        // Every 7th moved already by someone else: those moves lose.
+        const taken = records.filter((_, i) => i % 7 === 0);
+        for (const record of taken) {
+          (await store.transactions.transition(record.id, record.status, 'finalized'))._unsafeUnwrap();
+        }
+        const targets: TxStatus[] = ['confirmed', 'finalized', 'failed'];
+        const moves = records.map((record, i) => ({
+          id: record.id,
+          from: record.status,
+          to: targets[i % 3]!,
+          patch: { slot: BigInt(i), ...(i % 3 === 2 ? { error: `error ${i}` } : {}) },
+        }));
+        const moved = (await store.transactions.transitionMany(moves))._unsafeUnwrap();
+        expect(moved).toEqual(records.map((_, i) => i % 7 !== 0));
+        const sample = [0, 1, 2, 3, 4, 5, 6, 7, 4_998, 4_999, 9_997, 9_998, 9_999];
+        for (const i of sample) {
+          const read = (await store.transactions.get(records[i]!.id))._unsafeUnwrap()!;
+          if (i % 7 === 0) {
+            expect(read.status).toBe('finalized');
+            expect(read.slot).toBeUndefined();
+          } else {
+            expect(read.status).toBe(targets[i % 3]);
+            expect(read.slot).toBe(BigInt(i));
+            expect(read.error).toBe(i % 3 === 2 ? `error ${i}` : undefined);
+          }
+          expect(await eventCount(records[i]!.id)).toBe(1);
+        }
+        const unsettled = (await store.transactions.listUnsettled(N))._unsafeUnwrap();
+        expect(unsettled).toHaveLength(records.filter((_, i) => i % 7 !== 0 && i % 3 === 0).length);
+        expect(unsettled.every((r) => r.status === 'confirmed')).toBe(true);
+      }, 120_000);
 
       it('lets exactly one of 50 concurrent identical moves win, with one event', async () => {
         const record = txRecord({}, clock);
@@ -559,6 +675,31 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
           state: 'completed',
           status: 201,
           body: '{"transactionId":"x"}',
+        });
+      });
+
+      it('completes a burst of concurrent claims, each with its own answer, and leaves others alone', async () => {
+        const now = clock.now();
+        const keys = Array.from({ length: 40 }, (_, i) => `burst-${i}`);
+        for (const key of keys) (await store.idempotency.begin('api', key, `h-${key}`, now))._unsafeUnwrap();
+        (await store.idempotency.begin('api', 'released', 'h', now))._unsafeUnwrap();
+        (await store.idempotency.release('api', 'released'))._unsafeUnwrap();
+        const done = await Promise.all([
+          ...keys.map((key, i) => store.idempotency.complete('api', key, 200 + (i % 3), `{"n":${i}}`)),
+          // The same key twice in one burst: the first answer stays (a completed claim is final).
+          store.idempotency.complete('api', keys[0]!, 500, '{"late":true}'),
+          store.idempotency.complete('api', 'released', 200, '{}'),
+        ]);
+        for (const result of done) expect(result.isOk()).toBe(true);
+        for (const [i, key] of keys.entries()) {
+          expect((await store.idempotency.begin('api', key, `h-${key}`, now))._unsafeUnwrap()).toEqual({
+            state: 'completed',
+            status: 200 + (i % 3),
+            body: `{"n":${i}}`,
+          });
+        }
+        expect((await store.idempotency.begin('api', 'released', 'h', now))._unsafeUnwrap()).toEqual({
+          state: 'started',
         });
       });
 

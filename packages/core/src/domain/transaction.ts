@@ -33,6 +33,25 @@ export function checkTransition(from: TxStatus, to: TxStatus): Result<TxStatus, 
     : err(domainError('INVALID_STATUS_TRANSITION', `a transaction cannot move from ${from} to ${to}`));
 }
 
+/**
+ * Why a set of status moves may not be applied together: a move the status machine refuses, or
+ * the same transaction twice. Undefined when they may.
+ */
+export function refusedStatusMoves(
+  moves: readonly { readonly id: string; readonly from: TxStatus; readonly to: TxStatus }[],
+): DomainError | undefined {
+  const ids = new Set<string>();
+  for (const move of moves) {
+    const refused = checkTransition(move.from, move.to);
+    if (refused.isErr()) return refused.error;
+    if (ids.has(move.id)) {
+      return domainError('INVALID_INPUT', 'a batch of status moves names one transaction twice');
+    }
+    ids.add(move.id);
+  }
+  return undefined;
+}
+
 export const TRANSACTION_KINDS = [
   'mint',
   'donation',

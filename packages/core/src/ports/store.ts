@@ -67,6 +67,14 @@ export function isApiKeyActive(key: ApiKeyRecord, now: Date): boolean {
   );
 }
 
+/** One compare-and-set move of `transitionMany`. */
+export interface StatusMove {
+  readonly id: Signature;
+  readonly from: TxStatus;
+  readonly to: TxStatus;
+  readonly patch?: TransactionStatusPatch;
+}
+
 export interface TransactionStore {
   /**
    * Inserts the record, and atomically with it the escrow it funds, if any. When a record with the
@@ -91,6 +99,12 @@ export interface TransactionStore {
     to: TxStatus,
     patch?: TransactionStatusPatch,
   ): ResultAsync<boolean, DomainError>;
+  /**
+   * Many compare-and-set moves at once (the tracking sweep): each moves only if its transaction is
+   * still in `from`, exactly as `transition` would, and the answer says, in order, which moved.
+   * Ids must be distinct; a move `canTransition` refuses fails the whole call before anything moves.
+   */
+  transitionMany(moves: readonly StatusMove[]): ResultAsync<readonly boolean[], DomainError>;
   /** Non-terminal transactions, oldest first. */
   listUnsettled(limit: number): ResultAsync<readonly TransactionRecord[], DomainError>;
   /**

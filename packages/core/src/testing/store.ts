@@ -1,14 +1,14 @@
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import type { Signature } from '../domain/public-key.js';
 import {
-  canTransition,
+  refusedStatusMoves,
   TERMINAL_STATUSES,
   type TransactionRecord,
   type TxStatus,
 } from '../domain/transaction.js';
-import { type DomainError, domainError } from '../errors.js';
+import type { DomainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
-import type { EscrowRecord, IdempotencyBegin, StorePort } from '../ports/store.js';
+import type { EscrowRecord, IdempotencyBegin, StatusMove, StorePort } from '../ports/store.js';
 import { createInMemoryApiKeys, createInMemoryTenants } from './api-keys.js';
 
 /** Idempotency keys are honoured for 24 hours; older claims count as absent. */
@@ -59,6 +59,21 @@ export function createInMemoryStore(
   // Copies keep callers from mutating what the store holds (the wire bytes are a mutable array).
   const copyTx = (r: TransactionRecord): TransactionRecord => ({ ...r, wire: new Uint8Array(r.wire) });
   const idemKey = (scope: string, key: string) => JSON.stringify([scope, key]);
+  /** Compare-and-set of one checked move. */
+  const move = ({ id, from, to, patch }: StatusMove): boolean => {
+    const current = transactions.get(id);
+    if (!current || current.status !== from) return false;
+    const at = now();
+    transactions.set(id, {
+      ...current,
+      status: to,
+      ...(patch?.slot !== undefined ? { slot: patch.slot } : {}),
+      ...(patch?.error !== undefined ? { error: patch.error } : {}),
+      updatedAt: at,
+    });
+    events.push({ transactionId: id, from, to, at });
+    return true;
+  };
 
   return {
     transactionEvents: (id) => events.filter((e) => e.transactionId === id),
@@ -93,23 +108,14 @@ export function createInMemoryStore(
         return okAsync(found ? copyTx(found) : null);
       },
       transition(id, from, to, patch) {
-        if (!canTransition(from, to)) {
-          return errAsync(
-            domainError('INVALID_STATUS_TRANSITION', `a transaction cannot move from ${from} to ${to}`),
-          );
-        }
-        const current = transactions.get(id);
-        if (!current || current.status !== from) return okAsync(false);
-        const at = now();
-        transactions.set(id, {
-          ...current,
-          status: to,
-          ...(patch?.slot !== undefined ? { slot: patch.slot } : {}),
-          ...(patch?.error !== undefined ? { error: patch.error } : {}),
-          updatedAt: at,
-        });
-        events.push({ transactionId: id, from, to, at });
-        return okAsync(true);
+        const refused = refusedStatusMoves([{ id, from, to }]);
+        if (refused) return errAsync(refused);
+        return okAsync(move({ id, from, to, ...(patch ? { patch } : {}) }));
+      },
+      transitionMany(moves) {
+        const refused = refusedStatusMoves(moves);
+        if (refused) return errAsync(refused);
+        return okAsync(moves.map(move));
       },
       listUnsettled(limit) {
         const rows = [...transactions.values()]

@@ -5,6 +5,7 @@ import { canTransition, type TransactionRecord, type TxStatus } from '../domain/
 import { isZero } from '../domain/wire-message.js';
 import type { DomainError } from '../errors.js';
 import type { ChainStatus } from '../ports/chain.js';
+import type { StatusMove } from '../ports/store.js';
 import type { ActionDeps } from './deps.js';
 
 /** getSignatureStatuses takes at most 256 signatures a call. */
@@ -42,8 +43,9 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Reconciles records with the chain: one block-height read and one status call per 256 records.
- * Moves are compare-and-set, so concurrent refreshers never apply a change twice.
+ * Reconciles records with the chain: one block-height read, and per 256 records one status call
+ * and one batched store write. Moves are compare-and-set, so concurrent refreshers never apply a
+ * change twice.
  */
 export function refreshStatuses(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
@@ -57,24 +59,31 @@ export function refreshStatuses(
     const out: TransactionRecord[] = [];
     for (const batch of chunks(records, STATUS_BATCH)) {
       const statuses = yield* deps.chain.getStatuses(batch.map((r) => r.id as Signature));
-      const moves = batch.map((record, i) => {
-        const chain = statuses[i] ?? null;
+      const moves: { index: number; move: StatusMove }[] = [];
+      for (const [index, record] of batch.entries()) {
+        const chain = statuses[index] ?? null;
         const next = statusFromChain(record, chain, height);
-        if (!next || next === record.status || !canTransition(record.status, next)) return okAsync(record);
+        if (!next || next === record.status || !canTransition(record.status, next)) continue;
         const patch = {
           ...(chain ? { slot: chain.slot } : {}),
           ...(chain?.error ? { error: chain.error } : {}),
         };
-        return deps.store.transactions
-          .transition(record.id, record.status, next, patch)
-          .andThen((moved) =>
-            moved ? reopenEscrowOfLostPayout(deps, record, next).map(() => moved) : okAsync(moved),
-          )
-          .map((moved) =>
-            moved ? { ...record, ...patch, status: next, updatedAt: deps.clock.now() } : record,
-          );
-      });
-      out.push(...(yield* ResultAsync.combine(moves)));
+        moves.push({ index, move: { id: record.id, from: record.status, to: next, patch } });
+      }
+      const after = batch.slice();
+      if (moves.length > 0) {
+        // One statement for the batch's moves, each still a compare-and-set.
+        const moved = yield* deps.store.transactions.transitionMany(moves.map(({ move }) => move));
+        const at = deps.clock.now();
+        const reopened = moves.flatMap(({ index, move }, k) => {
+          if (!moved[k]) return [];
+          const record = batch[index]!;
+          after[index] = { ...record, ...move.patch, status: move.to, updatedAt: at };
+          return [reopenEscrowOfLostPayout(deps, record, move.to)];
+        });
+        yield* ResultAsync.combine(reopened);
+      }
+      out.push(...after);
     }
     return ok(out);
   });

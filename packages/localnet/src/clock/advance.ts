@@ -29,11 +29,17 @@ export function issueBlockhash(state: LocalnetState, sync: boolean): { blockhash
   const known = clock.issued.get(blockhash);
   if (known !== undefined) return { blockhash, issuedAt: known };
   state.disk.append([{ t: 'bh', h: blockhash, s: clock.slot.toString() }], sync);
+  state.disk.issueMark = state.disk.mark();
   clock.issued.set(blockhash, clock.slot);
   return { blockhash, issuedAt: clock.slot };
 }
 
-export function latestBlockhash(state: LocalnetState): IssuedBlockhash {
-  const { blockhash, issuedAt } = issueBlockhash(state, true);
+/**
+ * The current blockhash, answered once its issue is on disk (one fsync shared with concurrent
+ * sends). Only the issue is waited for, not sends written after it: usually nothing is waited for.
+ */
+export async function latestBlockhash(state: LocalnetState): Promise<IssuedBlockhash> {
+  const { blockhash, issuedAt } = issueBlockhash(state, false);
+  await state.disk.durable(state.disk.issueMark);
   return { blockhash, lastValidBlockHeight: state.clock.lastValidBlockHeight(issuedAt) };
 }

@@ -52,6 +52,11 @@ export function submitLocal(
     return signer.sign(bytes);
   });
   return submit(state, assembleTransaction(bytes, signatures))
+    .andThen((id) => {
+      // The faucet is not on the hot path: it syncs on this thread rather than wait for a group.
+      state.disk.sync();
+      return ok(id);
+    })
     .mapErr(toDomain)
     .andThen((id) => {
       const status = state.ledger.status(id, state.clock.slot);

@@ -59,8 +59,8 @@ function mintedNfts(message: ParsedMessage): [string, string][] {
   return found;
 }
 
-/** After execution: reads what the transaction wrote, remembers it, and puts it on disk (fsynced)
- * before the send is acknowledged. */
+/** After execution: reads what the transaction wrote, remembers it, and writes it to the journal;
+ * the caller waits for `disk.durable()` (or syncs) before acknowledging the send. */
 export function recordLanded(
   state: LocalnetState,
   landing: Landing,
@@ -145,7 +145,7 @@ export function recordLanded(
         : {}),
       ...(innerInstructions.length > 0 ? { ii: innerInstructionsToJson(innerInstructions) } : {}),
     };
-    const [location] = disk.append([record], true)!;
+    const [location] = disk.append([record], false)!;
     entry.location = location;
   }
   announceLanded(state, { id, slot, message, keys, writable, err: errJson, logs, blockTime });

@@ -64,7 +64,8 @@ function landingOf(
 /**
  * Lands a transaction after the checks a validator's RPC would make; the one path for every send.
  * A signature already landed is acknowledged again without executing (dedupe beyond LiteSVM's own
- * history); a landed transaction is on disk before this returns.
+ * history). A landed transaction is written to the journal before this returns but not yet
+ * durable: `sendDurably` (or a sync) waits for that before the send is acknowledged.
  */
 export function submit(
   state: LocalnetState,
@@ -119,4 +120,24 @@ export function submit(
     );
   }
   throw new Error('LiteSVM returned neither TransactionMetadata nor FailedTransactionMetadata');
+}
+
+/**
+ * `submit`, answered only once what it wrote is on disk. Concurrent sends share one fsync, done
+ * off the event loop; a send that was refused wrote nothing and is answered at once.
+ */
+export async function sendDurably(
+  state: LocalnetState,
+  wire: Uint8Array,
+  withPreflight = false,
+): Promise<Result<Signature, WireRejection>> {
+  const submitted = submit(state, wire, withPreflight);
+  if (submitted.isErr()) return submitted;
+  try {
+    // Also for a signature landed before: its record may still be waiting for the disk.
+    await state.disk.durable();
+  } catch {
+    return err(rejection('unavailable', state.disk.refusal() ?? 'localnet state could not be written'));
+  }
+  return submitted;
 }

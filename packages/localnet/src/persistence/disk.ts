@@ -32,6 +32,37 @@ export class Disk {
     }
   }
 
+  /** Makes everything appended so far durable, on this thread. */
+  sync(): void {
+    if (!this.journal) return;
+    try {
+      this.journal.sync();
+    } catch (cause) {
+      this.broken = `localnet state could not be written: ${(cause as Error).message}`;
+      throw cause;
+    }
+  }
+
+  /** Where the newest blockhash issue ends in the journal: handing it out waits for this much. */
+  issueMark = 0;
+
+  /** How much has been appended: a mark for `durable`. */
+  mark(): number {
+    return this.journal?.appendedBytes ?? 0;
+  }
+
+  /**
+   * Resolves once everything appended so far (or up to `through`, a `mark()`) is on disk, sharing
+   * one fsync with concurrent callers.
+   */
+  durable(through?: number): Promise<void> {
+    if (!this.journal) return Promise.resolve();
+    return this.journal.durable(through).catch((cause: unknown) => {
+      this.broken ??= `localnet state could not be written: ${(cause as Error).message}`;
+      throw cause;
+    });
+  }
+
   /** Records (durably) that slots up to `height` may be shown. */
   reserveThrough(height: bigint): void {
     if (!this.journal || height < this.reservedSlot) return;

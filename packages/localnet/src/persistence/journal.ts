@@ -1,6 +1,7 @@
 import {
   closeSync,
   existsSync,
+  fdatasync,
   fdatasyncSync,
   fstatSync,
   fsyncSync,
@@ -14,6 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { GroupCommit } from './group-commit.js';
 import { acquireLock, fsyncDirectory, releaseLock } from './lock.js';
 import { decodeLine, encodeLine, type JournalRecord, type RecordLocation } from './records.js';
 
@@ -54,6 +56,13 @@ export class LocalnetJournal {
   private generation = 0;
   private closed = false;
   private replayed = false;
+  /** Bytes appended since open, across compactions: what the group commit counts in. */
+  private appended = 0;
+  private readonly commit = new GroupCommit(
+    () => this.flushAsync(),
+    () => this.appended,
+    0,
+  );
 
   private constructor(
     readonly dir: string,
@@ -186,7 +195,10 @@ export class LocalnetJournal {
     }
   }
 
-  /** Appends records; with `sync`, returns only once they are on disk. */
+  /**
+   * Appends records (written at once, so their order and offsets are fixed here); with `sync`,
+   * returns only once they are on disk, else `durable()` says when they are.
+   */
   append(records: readonly JournalRecord[], sync: boolean): RecordLocation[] {
     if (this.closed) throw new Error('the localnet journal is closed');
     const lines = records.map(encodeLine);
@@ -195,7 +207,8 @@ export class LocalnetJournal {
     while (written < buffer.length) {
       written += writeSync(this.journalFd, buffer, written, buffer.length - written);
     }
-    if (sync) fdatasyncSync(this.journalFd);
+    this.appended += buffer.length;
+    if (sync) this.sync();
     const locations: RecordLocation[] = [];
     let offset = this.journalSize;
     for (const line of lines) {
@@ -206,8 +219,37 @@ export class LocalnetJournal {
     return locations;
   }
 
+  /** Makes everything appended so far durable, on this thread (start-up, faucet, slot reservations). */
   sync(): void {
-    if (!this.closed) fdatasyncSync(this.journalFd);
+    if (this.closed) return;
+    const through = this.appended;
+    fdatasyncSync(this.journalFd);
+    this.commit.flushed(through);
+  }
+
+  /**
+   * Resolves once everything appended so far (or up to a mark) is on disk. Concurrent callers share one fdatasync,
+   * run on libuv's thread pool so the event loop keeps executing while the disk works.
+   */
+  durable(through = this.appended): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the localnet journal is closed'));
+    return this.commit.durableThrough(through);
+  }
+
+  /** How many bytes were appended since open: a mark to wait on with `durable(mark)`. */
+  get appendedBytes(): number {
+    return this.appended;
+  }
+
+  private flushAsync(): Promise<void> {
+    const fd = this.journalFd;
+    return new Promise<void>((resolve, reject) => {
+      fdatasync(fd, (error) => {
+        // A close or a compaction in the meantime synced the file itself and closed this descriptor.
+        if (error && !this.closed && fd === this.journalFd) reject(error);
+        else resolve();
+      });
+    });
   }
 
   read(location: RecordLocation): JournalRecord | undefined {
@@ -254,6 +296,8 @@ export class LocalnetJournal {
     } finally {
       closeSync(fd);
     }
+    // Everything appended before lives on in the snapshot, which is now on disk.
+    this.commit.flushed(this.appended);
     const oldJournal = this.journalPath(this.generation);
     renameSync(tmpPath, join(this.dir, SNAPSHOT));
     fsyncDirectory(this.dir);
@@ -269,7 +313,16 @@ export class LocalnetJournal {
 
   close(): void {
     if (this.closed) return;
+    // Whoever still waits for a flush is answered by this last one.
+    if (this.journalFd >= 0) {
+      try {
+        this.sync();
+      } catch (cause) {
+        this.commit.fail(cause as Error);
+      }
+    }
     this.closed = true;
+    this.commit.fail(new Error('the localnet journal is closed'));
     if (this.journalFd >= 0) closeSync(this.journalFd);
     if (this.snapshotFd !== undefined) closeSync(this.snapshotFd);
     releaseLock(this.lockPath);

@@ -18,13 +18,13 @@ export interface LocalnetEngine {
   readonly rpcUrl: string;
   slot(): bigint;
   /** The current blockhash, recorded as issued so transactions signed with it land. */
-  latestBlockhash(): { readonly blockhash: string; readonly lastValidBlockHeight: bigint };
+  latestBlockhash(): Promise<{ readonly blockhash: string; readonly lastValidBlockHeight: bigint }>;
   simulateWire(
     wire: Uint8Array,
     options: { readonly sigVerify?: boolean; readonly accounts?: readonly string[] },
   ): Result<EngineSimulation, EngineRejection>;
   /** Lands signed wire bytes; acknowledged only once durable. */
-  sendWire(wire: Uint8Array): Result<Signature, EngineRejection>;
+  sendWire(wire: Uint8Array): Promise<Result<Signature, EngineRejection>>;
   statuses(ids: readonly string[]): readonly (ChainStatus | null)[];
   account(address: string): EngineAccount | null;
   lamports(address: string): bigint;

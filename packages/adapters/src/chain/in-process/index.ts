@@ -50,7 +50,7 @@ function rejected(rejection: EngineRejection): DomainError {
 export function createInProcessChain(localnet: LocalnetEngine): ChainPort {
   let prepareCount = 0;
   const reads: PrepareReads = {
-    blockhash: async () => localnet.latestBlockhash(),
+    blockhash: () => localnet.latestBlockhash(),
     account: async (address) => localnet.account(address.toBase58()),
     simulate: async (message, signatures, feePayer) => {
       const unsigned = assembleTransaction(
@@ -79,7 +79,7 @@ export function createInProcessChain(localnet: LocalnetEngine): ChainPort {
     },
     prepare: (intent, options) =>
       run('prepare', () => prepareTransaction(reads, intent, options, () => prepareCount++, randomSigner)),
-    send: (wire) => run('send', () => localnet.sendWire(wire).mapErr(rejected)),
+    send: (wire) => run('send', () => localnet.sendWire(wire).then((sent) => sent.mapErr(rejected))),
     getStatuses: (ids) =>
       run('getStatuses', () => checkStatusBatch(ids).map((valid) => localnet.statuses(valid))),
     getBlockHeight: () => okAsync(localnet.slot()),

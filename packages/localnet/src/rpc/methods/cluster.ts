@@ -15,7 +15,7 @@ export function clusterMethods(localnet: Localnet): Methods {
     getSlot: () => localnet.slot(),
     getBlockHeight: () => localnet.slot(),
     getEpochInfo: () => localnet.epochInfo(),
-    getLatestBlockhash: () => withContext(localnet, localnet.latestBlockhash()),
+    getLatestBlockhash: async () => withContext(localnet, await localnet.latestBlockhash()),
     isBlockhashValid: (params) => {
       if (typeof params[0] !== 'string') throw invalidParams('Invalid params: expected a blockhash');
       return withContext(localnet, localnet.isBlockhashValid(params[0]));

@@ -34,10 +34,10 @@ function simulatedAddresses(accounts: { addresses?: unknown } | undefined | null
 export function transactionMethods(localnet: Localnet): Methods {
   const read = accountReader(localnet.account);
   return {
-    sendTransaction: (params) => {
+    sendTransaction: async (params) => {
       const config = configOf(params, 1);
       const wire = decodeEncoded(params[0], config.encoding);
-      const sent = localnet.sendWire(wire, { preflight: config.skipPreflight !== true });
+      const sent = await localnet.sendWire(wire, { preflight: config.skipPreflight !== true });
       if (sent.isErr()) throw wireRejectionError(sent.error);
       return sent.value;
     },

@@ -1,7 +1,18 @@
 import type { IdempotencyBegin, StorePort } from '@token-actions/core';
+import { coalesce } from '../coalesce.js';
 import { attempt } from '../failure.js';
 import type { SqlExecutor } from '../sql.js';
 import type { Row } from './rows.js';
+
+/** Answers per completing statement: 4 parameters each. */
+const MAX_COMPLETE_BATCH = 256;
+
+interface Completion {
+  readonly scope: string;
+  readonly key: string;
+  readonly status: number;
+  readonly body: string;
+}
 
 /** Idempotency keys are honoured for 24 hours; an older claim counts as absent and is replaced. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -16,7 +27,37 @@ export function createPgIdempotency(
   sql: SqlExecutor,
   abandonAfterMs: number,
   owner?: string,
+  coalescing = false,
 ): StorePort['idempotency'] {
+  /**
+   * Stores the answers of finished requests, one statement for the lot. Only a claim still in
+   * progress is completed (a replay, or a claim released meanwhile, is left as it is). One
+   * statement cannot complete the same key twice, so a batch naming a key twice goes one by one.
+   */
+  const completeMany = async (answers: readonly Completion[]): Promise<PromiseSettledResult<undefined>[]> => {
+    const keys = new Set(answers.map((a) => JSON.stringify([a.scope, a.key])));
+    if (keys.size < answers.length) {
+      const settled: PromiseSettledResult<undefined>[] = [];
+      for (const answer of answers) settled.push(...(await completeMany([answer])));
+      return settled;
+    }
+    const params: unknown[] = [];
+    const rows = answers.map((a) => {
+      const at = params.length;
+      params.push(a.scope, a.key, a.status, a.body);
+      return `($${at + 1}::text, $${at + 2}::text, $${at + 3}::integer, $${at + 4}::text)`;
+    });
+    await sql.query(
+      `UPDATE idempotency_keys k
+          SET status = 'completed', response_status = a.status, response_body = a.body
+         FROM (VALUES ${rows.join(', ')}) AS a (scope, key, status, body)
+        WHERE k.scope = a.scope AND k.key = a.key AND k.status = 'in_progress'`,
+      params,
+    );
+    return answers.map(() => ({ status: 'fulfilled', value: undefined }));
+  };
+  const completeCoalesced = coalescing ? coalesce(completeMany, MAX_COMPLETE_BATCH) : undefined;
+
   return {
     begin(scope, key, requestHash, at) {
       const staleBefore = new Date(at.getTime() - IDEMPOTENCY_TTL_MS);
@@ -65,14 +106,11 @@ export function createPgIdempotency(
     },
 
     complete(scope, key, status, body) {
-      return attempt('idempotency.complete', async () => {
-        await sql.query(
-          `UPDATE idempotency_keys
-              SET status = 'completed', response_status = $3, response_body = $4
-            WHERE scope = $1 AND key = $2 AND status = 'in_progress'`,
-          [scope, key, status, body],
-        );
-      });
+      return attempt('idempotency.complete', () =>
+        completeCoalesced
+          ? completeCoalesced({ scope, key, status, body })
+          : completeMany([{ scope, key, status, body }]).then(() => undefined),
+      );
     },
 
     release(scope, key) {

@@ -15,6 +15,12 @@ export interface PgStoreOptions {
   readonly idempotencyAbandonAfterMs?: number;
   /** This process's instance id (see `createPgInstanceLease`): the owner its idempotency claims name. */
   readonly instanceId?: string;
+  /**
+   * Concurrent transaction inserts share one multi-row statement, and so do concurrent
+   * idempotency completions (group commit). Off where one
+   * client may not serve several requests' statements (workerd's request-scoped connections).
+   */
+  readonly coalesceWrites?: boolean;
 }
 
 /**
@@ -24,9 +30,14 @@ export interface PgStoreOptions {
 export function createPgStore(sql: SqlExecutor, options: PgStoreOptions = {}): StorePort {
   const now = () => options.clock?.now() ?? new Date();
   return {
-    transactions: createPgTransactions(sql, now),
+    transactions: createPgTransactions(sql, now, options.coalesceWrites === true),
     escrows: createPgEscrows(sql, now),
-    idempotency: createPgIdempotency(sql, options.idempotencyAbandonAfterMs ?? 30_000, options.instanceId),
+    idempotency: createPgIdempotency(
+      sql,
+      options.idempotencyAbandonAfterMs ?? 30_000,
+      options.instanceId,
+      options.coalesceWrites === true,
+    ),
     apiKeys: createPgApiKeys(sql),
     tenants: createPgTenants(sql),
   };

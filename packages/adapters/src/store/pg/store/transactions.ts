@@ -2,11 +2,15 @@ import {
   canTransition,
   type DomainError,
   domainError,
+  type EscrowRecord,
+  refusedStatusMoves,
   type Signature,
   type StorePort,
+  type TransactionRecord,
   type TxStatus,
 } from '@token-actions/core';
-import { errAsync, type ResultAsync } from 'neverthrow';
+import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { coalesce } from '../coalesce.js';
 import { attempt } from '../failure.js';
 import type { SqlExecutor } from '../sql.js';
 import {
@@ -20,11 +24,52 @@ import {
   toTransaction,
 } from './rows.js';
 
+/** Rows per multi-row insert: 22 parameters each, far below PostgreSQL's 65,535. */
+const MAX_INSERT_BATCH = 256;
+
+/** Status moves per statement: 5 parameters each. */
+const MAX_MOVE_BATCH = 1_000;
+
+type Inserted = { inserted: boolean; record: TransactionRecord };
+
+/** The statement parameters of a transaction row, in TX_COLUMNS order. */
+function transactionParams(record: TransactionRecord): unknown[] {
+  return [
+    record.id,
+    record.kind,
+    record.status,
+    record.currency ?? null,
+    numeric(record.amount),
+    record.from ?? null,
+    record.to ?? null,
+    record.mint ?? null,
+    record.escrowId ?? null,
+    record.priority ?? null,
+    numeric(record.computeUnitPrice),
+    record.computeUnitLimit,
+    numeric(record.feeLamports),
+    record.wire,
+    record.blockhash,
+    numeric(record.lastValidBlockHeight),
+    numeric(record.slot),
+    record.error ?? null,
+    record.createdAt,
+    record.updatedAt,
+    record.requestKey ?? null,
+    record.tenant,
+  ];
+}
+
 /**
  * Transactions: one row each, a status that only moves forward (every move recorded in
  * `transaction_events` by the same statement), and leases that keep workers off each other's rows.
+ * With `coalescing`, concurrent inserts share one multi-row statement (see `coalesce`).
  */
-export function createPgTransactions(sql: SqlExecutor, now: () => Date): StorePort['transactions'] {
+export function createPgTransactions(
+  sql: SqlExecutor,
+  now: () => Date,
+  coalescing = false,
+): StorePort['transactions'] {
   // A null tenant is the service's own, unscoped read.
   const getTransaction = (db: SqlExecutor, id: string, tenant?: string) =>
     db
@@ -34,60 +79,101 @@ export function createPgTransactions(sql: SqlExecutor, now: () => Date): StorePo
       )
       .then((r) => (r.rows[0] ? toTransaction(r.rows[0]) : null));
 
+  const existingRow = async (record: TransactionRecord): Promise<TransactionRecord> => {
+    const existing = await sql.query<Row>(
+      `SELECT ${TX_COLUMNS} FROM transactions WHERE id = $1 OR (request_key IS NOT NULL AND request_key = $2)
+        ORDER BY (request_key = $2) DESC NULLS LAST LIMIT 1`,
+      [record.id, record.requestKey ?? null],
+    );
+    const row = existing.rows[0];
+    if (!row) throw new Error('conflicting transaction row vanished');
+    return toTransaction(row);
+  };
+  const asInserted = (record: TransactionRecord): Inserted => ({
+    inserted: true,
+    record: { ...record, wire: new Uint8Array(record.wire) },
+  });
+
+  const insertOne = async (record: TransactionRecord, escrow?: EscrowRecord): Promise<Inserted> => {
+    const txParams = transactionParams(record);
+    const insertTx = `INSERT INTO transactions (${TX_COLUMNS})
+       VALUES (${placeholders(1, txParams.length)})
+       ON CONFLICT DO NOTHING
+       RETURNING id`;
+    // With an escrow, both rows go in one statement: there is never a recorded funding
+    // transaction without its escrow, nor an escrow whose funding was not recorded.
+    const inserted = escrow
+      ? await sql.query(
+          `WITH tx AS (${insertTx}),
+                esc AS (INSERT INTO escrows (${ESCROW_COLUMNS})
+                        SELECT ${placeholders(txParams.length + 1, escrowParams(escrow).length)} FROM tx
+                        ON CONFLICT DO NOTHING)
+           SELECT id FROM tx`,
+          [...txParams, ...escrowParams(escrow)],
+        )
+      : await sql.query(insertTx, txParams);
+    if (inserted.rows.length > 0) return asInserted(record);
+    return { inserted: false, record: await existingRow(record) };
+  };
+
+  /**
+   * Concurrent inserts (without an escrow) as one multi-row statement. A batch in which two
+   * would collide (same id or request key) takes the one-row path in arrival order, so the first
+   * one wins as it would have alone; a batch that fails as a whole is retried row by row, so one
+   * bad row fails only its own caller.
+   */
+  const insertMany = async (
+    records: readonly TransactionRecord[],
+  ): Promise<PromiseSettledResult<Inserted>[]> => {
+    const seen = new Set<string>();
+    const collides = records.some((record) => {
+      const keys = [`id:${record.id}`, ...(record.requestKey ? [`rk:${record.requestKey}`] : [])];
+      if (keys.some((key) => seen.has(key))) return true;
+      for (const key of keys) seen.add(key);
+      return false;
+    });
+    if (records.length === 1 || collides) {
+      // Nothing to gain, or collisions to settle in arrival order: the one-row path, one by one.
+      const answers: PromiseSettledResult<Inserted>[] = [];
+      for (const record of records) {
+        const [answer] = await Promise.allSettled([insertOne(record)]);
+        answers.push(answer!);
+      }
+      return answers;
+    }
+    const params: unknown[] = [];
+    const rows = records.map((record) => {
+      const row = transactionParams(record);
+      const sqlRow = `(${placeholders(params.length + 1, row.length)})`;
+      params.push(...row);
+      return sqlRow;
+    });
+    let insertedIds: Set<string>;
+    try {
+      const result = await sql.query<{ id: string }>(
+        `INSERT INTO transactions (${TX_COLUMNS}) VALUES ${rows.join(', ')}
+         ON CONFLICT DO NOTHING RETURNING id`,
+        params,
+      );
+      insertedIds = new Set(result.rows.map((row) => String(row.id)));
+    } catch {
+      return Promise.allSettled(records.map((record) => insertOne(record)));
+    }
+    return Promise.allSettled(
+      records.map(async (record) =>
+        insertedIds.has(record.id)
+          ? asInserted(record)
+          : { inserted: false, record: await existingRow(record) },
+      ),
+    );
+  };
+  const insertCoalesced = coalescing ? coalesce(insertMany, MAX_INSERT_BATCH) : undefined;
+
   return {
     insert(record, options) {
-      return attempt('transactions.insert', async () => {
-        const txParams = [
-          record.id,
-          record.kind,
-          record.status,
-          record.currency ?? null,
-          numeric(record.amount),
-          record.from ?? null,
-          record.to ?? null,
-          record.mint ?? null,
-          record.escrowId ?? null,
-          record.priority ?? null,
-          numeric(record.computeUnitPrice),
-          record.computeUnitLimit,
-          numeric(record.feeLamports),
-          record.wire,
-          record.blockhash,
-          numeric(record.lastValidBlockHeight),
-          numeric(record.slot),
-          record.error ?? null,
-          record.createdAt,
-          record.updatedAt,
-          record.requestKey ?? null,
-          record.tenant,
-        ];
-        const insertTx = `INSERT INTO transactions (${TX_COLUMNS})
-           VALUES (${placeholders(1, txParams.length)})
-           ON CONFLICT DO NOTHING
-           RETURNING id`;
+      return attempt('transactions.insert', () => {
         const escrow = options?.escrow;
-        // With an escrow, both rows go in one statement: there is never a recorded funding
-        // transaction without its escrow, nor an escrow whose funding was not recorded.
-        const inserted = escrow
-          ? await sql.query(
-              `WITH tx AS (${insertTx}),
-                    esc AS (INSERT INTO escrows (${ESCROW_COLUMNS})
-                            SELECT ${placeholders(txParams.length + 1, escrowParams(escrow).length)} FROM tx
-                            ON CONFLICT DO NOTHING)
-               SELECT id FROM tx`,
-              [...txParams, ...escrowParams(escrow)],
-            )
-          : await sql.query(insertTx, txParams);
-        if (inserted.rows.length > 0)
-          return { inserted: true, record: { ...record, wire: new Uint8Array(record.wire) } };
-        const existing = await sql.query<Row>(
-          `SELECT ${TX_COLUMNS} FROM transactions WHERE id = $1 OR (request_key IS NOT NULL AND request_key = $2)
-            ORDER BY (request_key = $2) DESC NULLS LAST LIMIT 1`,
-          [record.id, record.requestKey ?? null],
-        );
-        const row = existing.rows[0];
-        if (!row) throw new Error('conflicting transaction row vanished');
-        return { inserted: false, record: toTransaction(row) };
+        return escrow || !insertCoalesced ? insertOne(record, escrow) : insertCoalesced(record);
       });
     },
 
@@ -132,6 +218,47 @@ export function createPgTransactions(sql: SqlExecutor, now: () => Date): StorePo
           [id, from, to, numeric(patch?.slot), patch?.error ?? null, now()],
         );
         return moved.rows.length > 0;
+      });
+    },
+
+    transitionMany(moves) {
+      const refused = refusedStatusMoves(moves);
+      if (refused) return errAsync(refused);
+      if (moves.length === 0) return okAsync([]);
+      // One statement per chunk: the moves joined from a VALUES list, each row still a
+      // compare-and-set on its own status, and its event written by the same statement.
+      return attempt('transactions.transitionMany', async () => {
+        const moved = new Set<string>();
+        for (let first = 0; first < moves.length; first += MAX_MOVE_BATCH) {
+          const chunk = moves.slice(first, first + MAX_MOVE_BATCH);
+          const params: unknown[] = [now()];
+          const rows = chunk.map((move) => {
+            const at = params.length;
+            params.push(move.id, move.from, move.to, numeric(move.patch?.slot), move.patch?.error ?? null);
+            return `($${at + 1}::text, $${at + 2}::text, $${at + 3}::text, $${at + 4}::numeric, $${at + 5}::text)`;
+          });
+          const result = await sql.query<{ id: string }>(
+            `WITH moves (id, from_status, to_status, slot, error) AS (VALUES ${rows.join(', ')}),
+             moved AS (
+               UPDATE transactions t
+                  SET status = m.to_status,
+                      slot = COALESCE(m.slot, t.slot),
+                      error = COALESCE(m.error, t.error),
+                      updated_at = $1
+                 FROM moves m
+                WHERE t.id = m.id AND t.status = m.from_status
+               RETURNING t.id, m.from_status, m.to_status
+             ),
+             events AS (
+               INSERT INTO transaction_events (transaction_id, from_status, to_status, at)
+               SELECT id, from_status, to_status, $1 FROM moved
+             )
+             SELECT id FROM moved`,
+            params,
+          );
+          for (const row of result.rows) moved.add(String(row.id));
+        }
+        return moves.map((move) => moved.has(move.id));
       });
     },
 
