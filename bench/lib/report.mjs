@@ -37,6 +37,12 @@ export async function report(results, meta) {
   const targets = {
     readRoutesAtLeastHalfOfBareHono: results.track ? results.track.ratio >= 0.5 : null,
     donationAtLeastHalfOfRawLiteSvm: results['donate-sol'] ? results['donate-sol'].ratio >= 0.5 : null,
+    // Issue 10's own floors: donation >= 0.10 of raw LiteSVM, swap prepare >= 0.05 of it.
+    donationAtLeastTenthOfRawLiteSvm: results['donate-sol'] ? results['donate-sol'].ratio >= 0.1 : null,
+    swapPrepareAtLeastTwentiethOfRawLiteSvm: results['swap-prepare']
+      ? results['swap-prepare'].ratio >= 0.05
+      : null,
+    memoryPeakUnder300MiB: typeof meta.memory?.withinBudget === 'boolean' ? meta.memory.withinBudget : null,
     readP99Under20MsAtHalfPeak: results['track@half-peak-rate']
       ? results['track@half-peak-rate'].p99Ms < 20
       : null,
