@@ -1,4 +1,4 @@
-// `pnpm bench`: the service on its embedded default (LiteSVM + PGlite, a child process) under
+// `pnpm bench`: the service on its embedded default (LiteSVM + the embedded PostgreSQL server, a child process) under
 // load from autocannon, next to the ceilings of its own stack measured in the same run:
 //   - a bare Hono route on the same runtime (ceiling of the read routes),
 //   - raw LiteSVM: pre-signed transfers sent in a loop in-process (ceiling of the donation route),
