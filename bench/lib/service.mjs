@@ -105,6 +105,7 @@ export async function measureService(results, meta) {
         RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE: '1000000',
         // The open-quotes measure holds 1,000 unexecuted firm quotes from one client.
         SWAP_MAX_OPEN_QUOTES_PER_CLIENT: '100000',
+        ...(process.env.BENCH_RUN_WORKER ? { RUN_WORKER: process.env.BENCH_RUN_WORKER } : {}),
         ...(postgres ? { DATABASE_URL: postgres.url } : {}),
       },
       ready: (out) => (/listening on/i.test(out) ? true : undefined),
