@@ -63,12 +63,37 @@ export class Disk {
     });
   }
 
-  /** Records (durably) that slots up to `height` may be shown. */
+  /** The reservation written ahead and waiting for the shared fsync, if any. */
+  private reserving: bigint | undefined;
+
+  /**
+   * Records (durably) that slots up to `height` may be shown. Halfway through a step the next
+   * reservation is written ahead and made durable by the group commit, off the event loop, so the
+   * slot clock normally never waits for the disk; only when the clock catches up with a
+   * reservation that is not on disk yet does it sync here, on this thread, as before.
+   */
   reserveThrough(height: bigint): void {
-    if (!this.journal || height < this.reservedSlot) return;
-    const next = height + this.reserveStep;
-    this.append([{ t: 'slot', s: next.toString() }], true);
-    this.reservedSlot = next;
+    if (!this.journal) return;
+    if (height >= this.reservedSlot) {
+      const next = height + this.reserveStep;
+      this.append([{ t: 'slot', s: next.toString() }], true);
+      this.reservedSlot = next;
+      return;
+    }
+    if (this.reserving !== undefined || height < this.reservedSlot - this.reserveStep / 2n) return;
+    const ahead = this.reservedSlot + this.reserveStep;
+    this.reserving = ahead;
+    this.append([{ t: 'slot', s: ahead.toString() }], false);
+    this.durable(this.mark()).then(
+      () => {
+        if (ahead > this.reservedSlot) this.reservedSlot = ahead;
+        this.reserving = undefined;
+      },
+      // `durable` marked the disk broken; the next reservation syncs here and refuses.
+      () => {
+        this.reserving = undefined;
+      },
+    );
   }
 
   /** Why nothing may land now (a persistent localnet closed, or a failed write); undefined when all is well. */
