@@ -43,13 +43,74 @@ export interface KeyChangeHandlers {
   onReset(): void;
 }
 
+export type NoticeSubscription = (handlers: KeyChangeHandlers) => Promise<() => Promise<void>>;
+
+/**
+ * When a read-through cache fed by change notices may keep what it read: only a read that began
+ * while the notices were being received (a change committed before the LISTEN was up would never
+ * evict it) and that no change, reset or own write overtook while it was in flight. The
+ * subscription starts on first use; without one the process is the only writer and every read
+ * may be kept. Shared by the API-key and the pool-book caches.
+ */
+export interface NoticeGate {
+  /** Subscribes on first use. */
+  start(): void;
+  /** A token for a read about to begin. */
+  begin(): number;
+  /** Whether the read that began at `token` may be kept. */
+  mayKeep(token: number): boolean;
+  /** Nothing read before this may be kept (a write of this process's own). */
+  bump(): void;
+  close(): Promise<void>;
+}
+
+export function createNoticeGate(
+  subscribe: NoticeSubscription | undefined,
+  on: KeyChangeHandlers,
+): NoticeGate {
+  let generation = 0;
+  let live = subscribe === undefined;
+  let subscription: Promise<(() => Promise<void>) | undefined> | undefined;
+  return {
+    start() {
+      if (subscription || !subscribe) return;
+      subscription = subscribe({
+        onNotice(payload) {
+          generation++;
+          on.onNotice(payload);
+        },
+        onReset() {
+          generation++;
+          on.onReset();
+        },
+      })
+        .then((stop) => {
+          generation++;
+          live = true;
+          return stop;
+        })
+        // Without notices nothing is kept: every read goes to the store.
+        .catch(() => undefined);
+    },
+    begin: () => (live ? generation : -1),
+    mayKeep: (token) => token >= 0 && token === generation,
+    bump() {
+      generation++;
+    },
+    async close() {
+      const stop = await subscription;
+      await stop?.();
+    },
+  };
+}
+
 export interface ApiKeyCacheOptions {
   /** How long a verified key (or a tenant) is served from memory. Default 1 s: the bound on how
    * stale a revocation can be even when no change notice arrives. */
   readonly ttlMs?: number;
   readonly maxEntries?: number;
   /** Subscribes to the notices of every process (PostgreSQL LISTEN); started on first use. */
-  readonly subscribe?: (handlers: KeyChangeHandlers) => Promise<() => Promise<void>>;
+  readonly subscribe?: NoticeSubscription;
   readonly now?: () => number;
 }
 
@@ -77,57 +138,40 @@ export function withApiKeyCache(
     map.set(key, { record, until: now() + ttlMs });
   };
 
-  let subscription: Promise<(() => Promise<void>) | undefined> | undefined;
-  // Only a read that began while notices were being received may be cached: a revocation
-  // committed before the LISTEN was up would otherwise never evict what that read saw.
-  let listening = !options.subscribe;
-  // Bumped when notices may have been lost: a read in flight across it is not cached either.
-  let generation = 0;
-  const cacheableNow = () => (listening ? generation : -1);
-  const stillCacheable = (at: number) => at >= 0 && at === generation;
-  const subscribe = () => {
-    if (subscription || !options.subscribe) return;
-    subscription = options
-      .subscribe({
-        onNotice(payload) {
-          if (payload.startsWith('key:')) evictKey(payload.slice(4));
-          else if (payload.startsWith('tenant:')) tenants.delete(payload.slice(7));
-        },
-        onReset() {
-          generation++;
-          keys.clear();
-          tenants.clear();
-        },
-      })
-      .then((stop) => {
-        listening = true;
-        return stop;
-      })
-      // Without notices nothing is cached: every read goes to the store.
-      .catch(() => undefined);
-  };
+  const gate = createNoticeGate(options.subscribe, {
+    onNotice(payload) {
+      if (payload.startsWith('key:')) evictKey(payload.slice(4));
+      else if (payload.startsWith('tenant:')) tenants.delete(payload.slice(7));
+    },
+    onReset() {
+      keys.clear();
+      tenants.clear();
+    },
+  });
 
   const apiKeys: StorePort['apiKeys'] = {
     ...store.apiKeys,
     findByHash(hash) {
-      subscribe();
+      gate.start();
       const hit = keys.get(hash);
       if (hit && hit.until > now()) return okAsync({ ...hit.record });
-      const at = cacheableNow();
+      const at = gate.begin();
       return store.apiKeys.findByHash(hash).map((record) => {
-        if (record && stillCacheable(at)) put(keys, hash, record);
+        if (record && gate.mayKeep(at)) put(keys, hash, record);
         else keys.delete(hash);
         return record;
       });
     },
     revoke(id, at) {
       return store.apiKeys.revoke(id, at).map((record) => {
+        gate.bump();
         evictKey(id);
         return record;
       });
     },
     expire(id, at) {
       return store.apiKeys.expire(id, at).map((record) => {
+        gate.bump();
         evictKey(id);
         return record;
       });
@@ -137,17 +181,18 @@ export function withApiKeyCache(
   const tenantStore: StorePort['tenants'] = {
     ...store.tenants,
     get(id) {
-      subscribe();
+      gate.start();
       const hit = tenants.get(id);
       if (hit && hit.until > now()) return okAsync(hit.record);
-      const at = cacheableNow();
+      const at = gate.begin();
       return store.tenants.get(id).map((record) => {
-        if (record && stillCacheable(at)) put(tenants, id, record);
+        if (record && gate.mayKeep(at)) put(tenants, id, record);
         return record;
       });
     },
     update(id, patch) {
       return store.tenants.update(id, patch).map((record) => {
+        gate.bump();
         tenants.delete(id);
         return record;
       });
@@ -156,9 +201,6 @@ export function withApiKeyCache(
 
   return {
     store: { ...store, apiKeys, tenants: tenantStore },
-    async close() {
-      const stop = await subscription;
-      await stop?.();
-    },
+    close: () => gate.close(),
   };
 }

@@ -1,6 +1,6 @@
 import type { DomainError, PoolRecord, SwapHistoryPage, SwapStore } from '@token-actions/core';
 import { okAsync, type ResultAsync } from 'neverthrow';
-import type { KeyChangeHandlers } from './cache.js';
+import { createNoticeGate, type NoticeSubscription } from './cache.js';
 
 export interface PoolCacheOptions {
   /**
@@ -15,7 +15,7 @@ export interface PoolCacheOptions {
    * (PostgreSQL LISTEN on POOL_CHANGES_CHANNEL). Without it the process must be the book's only
    * writer. Nothing is cached until the subscription is live.
    */
-  readonly subscribe?: (handlers: KeyChangeHandlers) => Promise<() => Promise<void>>;
+  readonly subscribe?: NoticeSubscription;
   readonly now?: () => number;
 }
 
@@ -42,28 +42,15 @@ export function withPoolCache(
   const pools = new Map<string, Entry<PoolRecord | null>>();
   const pages = new Map<string, Entry<SwapHistoryPage>>();
   let poolList: Entry<readonly PoolRecord[]> | undefined;
-  let generation = 0;
-  let live = options.subscribe === undefined;
-
-  const invalidate = () => {
-    generation++;
+  const drop = () => {
     pools.clear();
     pages.clear();
     poolList = undefined;
   };
-
-  let subscription: Promise<(() => Promise<void>) | undefined> | undefined;
-  const subscribe = () => {
-    if (subscription || !options.subscribe) return;
-    subscription = options
-      .subscribe({ onNotice: invalidate, onReset: invalidate })
-      .then((stop) => {
-        invalidate();
-        live = true;
-        return stop;
-      })
-      // Without notices nothing is cached: every read goes to the database, as before.
-      .catch(() => undefined);
+  const gate = createNoticeGate(options.subscribe, { onNotice: drop, onReset: drop });
+  const invalidate = () => {
+    gate.bump();
+    drop();
   };
 
   const fresh = <T>(entry: Entry<T> | undefined): entry is Entry<T> =>
@@ -74,9 +61,9 @@ export function withPoolCache(
     load: () => ResultAsync<T, DomainError>,
     keep: (entry: Entry<T>) => void,
   ): ResultAsync<T, DomainError> => {
-    const at = generation;
+    const at = gate.begin();
     return load().map((value) => {
-      if (live && at === generation) keep({ value, until: now() + ttlMs });
+      if (gate.mayKeep(at)) keep({ value, until: now() + ttlMs });
       return value;
     });
   };
@@ -98,7 +85,7 @@ export function withPoolCache(
   const cached: SwapStore = {
     ...swaps,
     getPool(id) {
-      subscribe();
+      gate.start();
       const hit = pools.get(id);
       if (fresh(hit)) return okAsync(hit.value && { ...hit.value });
       return readThrough(
@@ -107,7 +94,7 @@ export function withPoolCache(
       );
     },
     listPools() {
-      subscribe();
+      gate.start();
       if (fresh(poolList)) return okAsync(poolList.value.map((p) => ({ ...p })));
       return readThrough(
         () => swaps.listPools(),
@@ -117,7 +104,7 @@ export function withPoolCache(
       );
     },
     history(poolId, start, pageSize) {
-      subscribe();
+      gate.start();
       const key = pageKey(poolId, pageSize, 'after' in start ? `a:${start.after}` : `p:${start.page}`);
       const hit = pages.get(key);
       if (fresh(hit)) return okAsync(hit.value);
@@ -146,9 +133,6 @@ export function withPoolCache(
 
   return {
     swaps: cached,
-    async close() {
-      const stop = await subscription;
-      await stop?.();
-    },
+    close: () => gate.close(),
   };
 }

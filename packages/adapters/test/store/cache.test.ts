@@ -6,6 +6,7 @@ import {
   type TransactionRecord,
 } from '@token-actions/core';
 import { createInMemoryStore } from '@token-actions/core/testing';
+import { ResultAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import {
   type KeyChangeHandlers,
@@ -186,6 +187,47 @@ describe('API-key cache', () => {
     await inFlight;
     (await inner.apiKeys.revoke('key_3', new Date(10)))._unsafeUnwrap();
     expect((await cached.store.apiKeys.findByHash('z'))._unsafeUnwrap()?.revokedAt).toEqual(new Date(10));
+  });
+
+  it("does not cache a read that its key's revocation notice overtook in flight", async () => {
+    const inner = createInMemoryStore();
+    const key = { id: 'key_4', label: 'k', tenant: DEFAULT_TENANT, createdAt: new Date(0), hash: 'w' };
+    (await inner.apiKeys.insert(key))._unsafeUnwrap();
+    let release: (() => void) | undefined;
+    let handlers: KeyChangeHandlers | undefined;
+    const slow: StorePort = {
+      ...inner,
+      apiKeys: {
+        ...inner.apiKeys,
+        // The row is read now; the answer arrives when the test releases it.
+        findByHash: (hash) =>
+          inner.apiKeys.findByHash(hash).andThen((record) =>
+            ResultAsync.fromSafePromise(
+              new Promise<typeof record>((resolve) => {
+                release = () => resolve(record);
+              }),
+            ),
+          ),
+      },
+    };
+    const cached = withApiKeyCache(slow, {
+      ttlMs: 60_000,
+      subscribe: async (h) => {
+        handlers = h;
+        return async () => {};
+      },
+    });
+    await cached.store.tenants.get(DEFAULT_TENANT); // starts the subscription
+    const inFlight = cached.store.apiKeys.findByHash('w');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    (await inner.apiKeys.revoke('key_4', new Date(11)))._unsafeUnwrap();
+    handlers?.onNotice('key:key_4');
+    release?.();
+    expect((await inFlight)._unsafeUnwrap()?.revokedAt).toBeUndefined();
+    const again = cached.store.apiKeys.findByHash('w');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    release?.();
+    expect((await again)._unsafeUnwrap()?.revokedAt).toEqual(new Date(11));
   });
 
   it('caches tenants the same way and drops one on its notice', async () => {
