@@ -58,19 +58,13 @@ function derivedWebsocketUrl(rpcUrl: string): string | undefined {
   }
 }
 
-interface LocalnetMints {
-  readonly wsUrl?: string;
-  readonly currencies?: readonly { readonly code: string; readonly mint?: string }[];
-}
-
 /**
- * The websocket and the mints, as the chain's own JSON-RPC tells them: a token-actions localnet
- * (embedded or `pnpm localnet`) answers `localnet_getMints` with both. Any other cluster does not,
- * and gets the websocket web3.js would derive. Bounded, so a silent endpoint cannot hold start-up.
+ * The chain's websocket when the caller does not know it: a token-actions localnet (`pnpm
+ * localnet`) tells it in `localnet_getMints`; any other cluster gets the one web3.js would derive.
+ * Bounded, so a silent endpoint cannot hold start-up.
  */
-async function chainEndpoints(rpcUrl: string): Promise<Pick<DevCredentials, 'wsUrl' | 'mints'>> {
+async function chainWebsocket(rpcUrl: string): Promise<string | undefined> {
   const derived = derivedWebsocketUrl(rpcUrl);
-  const fallback = derived ? { wsUrl: derived } : {};
   try {
     const response = await fetch(rpcUrl, {
       method: 'POST',
@@ -78,27 +72,18 @@ async function chainEndpoints(rpcUrl: string): Promise<Pick<DevCredentials, 'wsU
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'localnet_getMints', params: [] }),
       signal: AbortSignal.timeout(2_000),
     });
-    const answer = ((await response.json()) as { result?: LocalnetMints }).result;
-    if (!answer?.currencies) return fallback;
-    const mints = Object.fromEntries(
-      answer.currencies.flatMap((currency) => (currency.mint ? [[currency.code, currency.mint]] : [])),
-    );
-    return { wsUrl: answer.wsUrl ?? derived, mints };
+    const answer = ((await response.json()) as { result?: { wsUrl?: string } }).result;
+    return answer?.wsUrl ?? derived;
   } catch {
-    return fallback;
+    return derived;
   }
 }
 
-/** Writes the file; the websocket and the mints are asked of the chain when not given. */
+/** Writes the file; the websocket is asked of the chain when not given. */
 export async function writeDevCredentials(dataDir: string, credentials: DevCredentials): Promise<string> {
   const path = join(dataDir, DEV_CREDENTIALS_FILE);
-  const endpoints =
-    credentials.wsUrl !== undefined && credentials.mints !== undefined
-      ? {}
-      : await chainEndpoints(credentials.rpcUrl);
-  const { baseUrl, apiKey, adminToken, rpcUrl, oauth } = credentials;
-  const wsUrl = credentials.wsUrl ?? endpoints.wsUrl;
-  const mints = credentials.mints ?? endpoints.mints;
+  const { baseUrl, apiKey, adminToken, rpcUrl, mints, oauth } = credentials;
+  const wsUrl = credentials.wsUrl ?? (await chainWebsocket(rpcUrl));
   const complete: DevCredentials = {
     baseUrl,
     apiKey,

@@ -129,6 +129,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     apiKey,
     ...(composition.isLocalnet && adminToken ? { adminToken } : {}),
     rpcUrl: deps.chain.cluster.rpcUrl,
+    ...(composition.localnet ? { wsUrl: composition.localnet.wsUrl } : {}),
     // Known here even when the localnet serves no JSON-RPC (LOCALNET_RPC=false).
     mints: Object.fromEntries(
       deps.currencies.all.flatMap((currency) => (currency.mint ? [[currency.code, currency.mint]] : [])),
