@@ -1,10 +1,8 @@
-import type { Hook, OpenAPIHono } from '@hono/zod-openapi';
-import { type ErrorCode, isDomainError } from '@token-actions/core';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ErrorCode } from '@token-actions/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainHttpError, statusOf } from '../http/errors.js';
-import { describeIssues } from '../http/validation.js';
+import { codedErrorHandler, codedValidationHook } from '../http/coded-errors.js';
 
 export type AdminApp = OpenAPIHono;
 
@@ -31,40 +29,15 @@ export function errorAdmin(
 
 /** The one error handler of the admin API: failed Results thrown by `unwrap`, framework errors, bugs. */
 export function adminErrorHandler(logger: AdminLogger): ErrorHandler {
-  return (error, c) => {
-    if (error instanceof DomainHttpError || isDomainError(error)) {
-      const domain = error instanceof DomainHttpError ? error.error : error;
-      const status = statusOf(domain.code);
-      if (status >= 500) {
-        logger.error(
-          { code: domain.code, context: domain.context, path: c.req.path },
-          'admin operation failed',
-        );
-        return errorAdmin(
-          c,
-          status,
-          'INTERNAL',
-          'the service could not complete the operation; retry shortly',
-        );
-      }
-      return errorAdmin(c, status, domain.code, domain.message);
-    }
-    if (error instanceof HTTPException) {
-      const message =
-        error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
-      return errorAdmin(c, error.status, error.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT', message);
-    }
-    logger.error({ err: error }, 'unhandled admin error');
-    return errorAdmin(c, 500, 'INTERNAL', 'internal server error');
-  };
+  return codedErrorHandler({
+    render: errorAdmin,
+    logger,
+    logs: { failed: 'admin operation failed', unhandled: 'unhandled admin error' },
+  });
 }
 
 /** Validation failures answer 400 `{code, message}`. */
-export const adminHook: Hook<unknown, object, string, unknown> = (result, c) => {
-  if (!result.success) {
-    return errorAdmin(c, 400, 'INVALID_INPUT', `invalid request: ${describeIssues(result.error.issues)}`);
-  }
-};
+export const adminHook = codedValidationHook<object>(errorAdmin);
 
 export const notFoundAdmin: NotFoundHandler = (c) =>
   errorAdmin(c, 404, 'INVALID_INPUT', `no route for ${c.req.method} ${c.req.path}`);

@@ -1,10 +1,7 @@
-import type { Hook } from '@hono/zod-openapi';
-import { type DomainError, type ErrorCode, isDomainError } from '@token-actions/core';
+import type { ErrorCode } from '@token-actions/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { DomainHttpError, statusOf } from '../http/errors.js';
-import { describeIssues } from '../http/validation.js';
+import { codedErrorHandler, codedValidationHook, type ErrorLogger } from '../http/coded-errors.js';
 import type { BearerPrincipal } from '../oauth/tokens.js';
 
 /** The `rateLimit` object of every interface B body. */
@@ -25,10 +22,7 @@ export type InterfaceBEnv = { Variables: InterfaceBVariables };
 // biome-ignore lint/suspicious/noExplicitAny: any path and input; only the variables matter here.
 type BContext = Context<InterfaceBEnv, any, any>;
 
-/** Pino-compatible: fields first, then the message. */
-export interface ErrorLogger {
-  error(fields: Record<string, unknown>, message: string): void;
-}
+export type { ErrorLogger } from '../http/coded-errors.js';
 
 /** The request's rate-limit state; zero before the guard has counted it. */
 function rateLimitOf(c: BContext): RateLimitInfo {
@@ -66,41 +60,19 @@ export function errorB(
   });
 }
 
-/** A domain error as interface B shows it: server failures never carry internals (a failing
- * aggregator, 502, is the caller's to know about). */
-function domainErrorB(c: BContext, error: DomainError) {
-  const status = statusOf(error.code);
-  const hidden = status >= 500 && status !== 502;
-  return hidden
-    ? errorB(c, status, 'INTERNAL', 'the service could not complete the operation; retry shortly')
-    : errorB(c, status, error.code, error.message);
-}
-
-/** The one error handler of interface B: failed Results thrown by `unwrap`, framework errors, bugs. */
+/** The one error handler of interface B: failed Results thrown by `unwrap`, framework errors, bugs.
+ * Server failures never carry internals, except a failing aggregator (502), the caller's to know. */
 export function interfaceBErrorHandler(logger: ErrorLogger): ErrorHandler<InterfaceBEnv> {
-  return (error, c) => {
-    if (error instanceof DomainHttpError || isDomainError(error)) {
-      const domain = error instanceof DomainHttpError ? error.error : error;
-      if (statusOf(domain.code) >= 500)
-        logger.error({ code: domain.code, context: domain.context, path: c.req.path }, 'operation failed');
-      return domainErrorB(c, domain);
-    }
-    if (error instanceof HTTPException) {
-      const message =
-        error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
-      return errorB(c, error.status, error.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT', message);
-    }
-    logger.error({ err: error }, 'unhandled error');
-    return errorB(c, 500, 'INTERNAL', 'internal server error');
-  };
+  return codedErrorHandler({
+    render: errorB,
+    logger,
+    logs: { failed: 'operation failed', unhandled: 'unhandled error' },
+    shownServerStatuses: [502],
+  });
 }
 
 /** Validation failures of interface B answer 400 `{code, message, rateLimit}`. */
-export const interfaceBHook: Hook<unknown, InterfaceBEnv, string, unknown> = (result, c) => {
-  if (!result.success) {
-    return errorB(c, 400, 'INVALID_INPUT', `invalid request: ${describeIssues(result.error.issues)}`);
-  }
-};
+export const interfaceBHook = codedValidationHook<InterfaceBEnv>(errorB);
 
 /** A path under interface B's prefixes that no route serves. */
 export const notFoundB: NotFoundHandler<InterfaceBEnv> = (c) =>
