@@ -189,6 +189,7 @@ export {
   type StorePort,
   type TenantStore,
   type TransactionStore,
+  type UnsettledCursor,
 } from './ports/store.js';
 export {
   type DueQuery,

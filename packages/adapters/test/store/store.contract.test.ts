@@ -538,12 +538,69 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         const c = (await store.transactions.claimUnsettled('worker-c', 100, 30_000))._unsafeUnwrap();
         expect(c).toHaveLength(10);
 
+        // An owner's own lease is renewed only once half of it has run: worker-c's claim 10 s in
+        // leaves the lease at its first 30 s (it lapses then), its claim 20 s in extends it.
+        clock.advance(10_000);
+        expect(
+          (await store.transactions.claimUnsettled('worker-c', 100, 30_000))._unsafeUnwrap(),
+        ).toHaveLength(10);
+        clock.advance(20_001);
+        expect(
+          (await store.transactions.claimUnsettled('worker-e', 100, 30_000))._unsafeUnwrap(),
+        ).toHaveLength(10);
+        clock.advance(16_000);
+        expect(
+          (await store.transactions.claimUnsettled('worker-e', 100, 30_000))._unsafeUnwrap(),
+        ).toHaveLength(10);
+        clock.advance(20_000);
+        expect((await store.transactions.claimUnsettled('worker-c', 100, 30_000))._unsafeUnwrap()).toEqual(
+          [],
+        );
+        clock.advance(30_001);
+
         // A settled transaction is never claimed.
         await store.transactions.transition(records[0]!.id, 'pending', 'finalized');
         clock.advance(30_001);
         const d = (await store.transactions.claimUnsettled('worker-d', 100, 30_000))._unsafeUnwrap();
         expect(d.map((r) => r.id)).not.toContain(records[0]!.id);
         expect(d).toHaveLength(9);
+      });
+
+      it('claims in chunks: each claim after a cursor starts where the last one ended', async () => {
+        // Two share each creation time, so the cursor's id decides within one millisecond; ids
+        // differ only in case, which compares byte-wise whatever the database's collation.
+        const base = clock.now().getTime();
+        const stem = randomSignature().slice(1);
+        const records = Array.from({ length: 9 }, (_, i) =>
+          txRecord({
+            id: `${i % 2 === 0 ? 'a' : 'B'}${stem.slice(0, -1)}${i}` as TransactionRecord['id'],
+            createdAt: new Date(base + Math.floor(i / 2)),
+            updatedAt: clock.now(),
+          }),
+        );
+        for (const r of records) await store.transactions.insert(r);
+        const seen: string[] = [];
+        let after: { createdAt: Date; id: string } | undefined;
+        const sizes: number[] = [];
+        for (;;) {
+          const chunk = (await store.transactions.claimUnsettled('w', 4, 30_000, after))._unsafeUnwrap();
+          sizes.push(chunk.length);
+          seen.push(...chunk.map((r) => r.id));
+          if (chunk.length < 4) break;
+          const last = chunk[chunk.length - 1]!;
+          after = { createdAt: last.createdAt, id: last.id };
+        }
+        expect(sizes).toEqual([4, 4, 1]);
+        expect(seen).toHaveLength(9);
+        expect(new Set(seen)).toEqual(new Set(records.map((r) => r.id)));
+        // A cursor past the newest claims nothing; without one the owner renews its own leases.
+        const newest = records[records.length - 1]!;
+        expect(
+          (
+            await store.transactions.claimUnsettled('w', 10, 30_000, { createdAt: newest.createdAt, id: '~' })
+          )._unsafeUnwrap(),
+        ).toEqual([]);
+        expect((await store.transactions.claimUnsettled('w', 10, 30_000))._unsafeUnwrap()).toHaveLength(9);
       });
 
       it('counts by kind', async () => {

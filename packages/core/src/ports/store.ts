@@ -75,6 +75,12 @@ export interface StatusMove {
   readonly patch?: TransactionStatusPatch;
 }
 
+/** Where a chunked claim of unsettled transactions left off: the last transaction it claimed. */
+export interface UnsettledCursor {
+  readonly createdAt: Date;
+  readonly id: string;
+}
+
 export interface TransactionStore {
   /**
    * Inserts the record, and atomically with it the escrow it funds, if any. When a record with the
@@ -110,12 +116,16 @@ export interface TransactionStore {
   /**
    * Leases up to `limit` non-terminal transactions to `owner` for `leaseMs`, oldest first, skipping
    * those another owner holds an unexpired lease on. Several workers calling at once get disjoint
-   * sets, so each transaction is polled and rebroadcast by one worker at a time.
+   * sets, so each transaction is polled and rebroadcast by one worker at a time. The owner's own
+   * leases are claimed again, and renewed only once half of `leaseMs` has run. With `after`, only
+   * transactions that come after it in that order (created later, or at the same time with a greater
+   * id): a pass walks the unsettled ones in chunks, each claim starting where the last one ended.
    */
   claimUnsettled(
     owner: string,
     limit: number,
     leaseMs: number,
+    after?: UnsettledCursor,
   ): ResultAsync<readonly TransactionRecord[], DomainError>;
   countByKind?(kind: TransactionKind): ResultAsync<number, DomainError>;
 }

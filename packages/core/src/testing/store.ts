@@ -128,10 +128,15 @@ export function createInMemoryStore(
           .map(copyTx);
         return okAsync(rows);
       },
-      claimUnsettled(owner, limit, leaseMs) {
+      claimUnsettled(owner, limit, leaseMs, after) {
         const at = now().getTime();
         const rows = [...transactions.values()]
           .filter((r) => !TERMINAL_STATUSES.has(r.status))
+          .filter((r) => {
+            if (!after) return true;
+            const t = r.createdAt.getTime() - after.createdAt.getTime();
+            return t > 0 || (t === 0 && r.id > after.id);
+          })
           .filter((r) => {
             const lease = leases.get(r.id);
             return !lease || lease.owner === owner || lease.until <= at;
@@ -141,7 +146,12 @@ export function createInMemoryStore(
               a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
           )
           .slice(0, Math.max(0, limit));
-        for (const r of rows) leases.set(r.id, { owner, until: at + leaseMs });
+        for (const r of rows) {
+          const held = leases.get(r.id);
+          // The owner's own lease is renewed once half of it has run (as the SQL stores do).
+          if (held?.owner === owner && held.until > at + leaseMs / 2) continue;
+          leases.set(r.id, { owner, until: at + leaseMs });
+        }
         return okAsync(rows.map(copyTx));
       },
       countByKind(kind) {

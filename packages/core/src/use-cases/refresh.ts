@@ -5,7 +5,7 @@ import { canTransition, type TransactionRecord, type TxStatus } from '../domain/
 import { isZero } from '../domain/wire-message.js';
 import type { DomainError } from '../errors.js';
 import type { ChainStatus } from '../ports/chain.js';
-import type { StatusMove } from '../ports/store.js';
+import type { StatusMove, UnsettledCursor } from '../ports/store.js';
 import type { ActionDeps } from './deps.js';
 
 /** getSignatureStatuses takes at most 256 signatures a call. */
@@ -51,7 +51,15 @@ export function refreshStatuses(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
   records: readonly TransactionRecord[],
 ): ResultAsync<TransactionRecord[], DomainError> {
-  if (records.length === 0) return okAsync([]);
+  return reconcile(deps, records).map(({ records: after }) => after);
+}
+
+/** `refreshStatuses`, also answering the block height its view was taken at. */
+function reconcile(
+  deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
+  records: readonly TransactionRecord[],
+): ResultAsync<{ height: bigint; records: TransactionRecord[] }, DomainError> {
+  if (records.length === 0) return okAsync({ height: 0n, records: [] });
   return safeTry(async function* () {
     // Read the height before the statuses: a transaction that lands between the two reads is then
     // seen as landed rather than wrongly expired.
@@ -85,7 +93,7 @@ export function refreshStatuses(
       }
       out.push(...after);
     }
-    return ok(out);
+    return ok({ height, records: out });
   });
 }
 
@@ -108,51 +116,72 @@ export function awaitsWalletSignature(wire: Uint8Array): boolean {
   return splitWireTransaction(wire)?.signatures.some(isZero) ?? false;
 }
 
-/** Re-sends the pending ones among `records` still inside their blockhash window (sending is idempotent). */
-function resendInWindow(
+/**
+ * Re-sends the records the chain has not seen (still `pending` after reconciling) that are inside
+ * their blockhash window (sending is idempotent). Ones that landed are never re-sent: re-sending
+ * thousands of landed transactions only re-parsed them on the caller's event loop.
+ */
+function resendUnseen(
   deps: Pick<ActionDeps, 'chain'>,
   records: readonly TransactionRecord[],
   height: bigint,
 ): ResultAsync<number, DomainError> {
-  const pending = records.filter(
+  const unseen = records.filter(
     (r) => r.status === 'pending' && height <= r.lastValidBlockHeight && !awaitsWalletSignature(r.wire),
   );
-  return ResultAsync.combine(pending.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id)))).map(
-    () => pending.length,
+  return ResultAsync.combine(unseen.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id)))).map(
+    () => unseen.length,
   );
 }
 
 export interface TrackingPassOptions {
   /** Identifies this worker's leases. */
   readonly owner: string;
+  /** Transactions the pass reconciles at most. */
   readonly limit?: number;
+  /** Transactions each claim takes: what the pass handles between two waits on the store. */
+  readonly chunk?: number;
   /** How long a claimed transaction stays this worker's; longer than one pass. */
   readonly leaseMs?: number;
 }
 
+/** Transactions one tracking pass reconciles at most. */
+export const TRACKING_PASS_LIMIT = 5_000;
 /**
- * One pass of the confirmation loop of one worker among several: lease a batch of unsettled
- * transactions, re-send those still pending inside their blockhash window, then reconcile all of
- * them with the chain. Leases keep two workers off the same transactions.
+ * Transactions one claim of a pass takes. A pass walks the unsettled ones in chunks of this size
+ * (each claim starts after the last one's final transaction), so the work it does on the caller's
+ * event loop between two awaits stays small: one claim of 5,000 rows stalled the requests the
+ * server was serving beside its in-process worker for tens of milliseconds every pass.
+ */
+export const TRACKING_CHUNK = 250;
+
+/**
+ * One pass of the confirmation loop of one worker among several: lease the unsettled transactions
+ * chunk by chunk, reconcile each chunk with the chain, then re-send those the chain has not seen
+ * that are still inside their blockhash window. Leases keep two workers off the same transactions.
  */
 export function trackingPass(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
   options: TrackingPassOptions,
 ): ResultAsync<{ claimed: number; rebroadcast: number; moved: number }, DomainError> {
+  const limit = Math.max(0, options.limit ?? TRACKING_PASS_LIMIT);
+  const chunk = Math.max(1, Math.min(limit, options.chunk ?? TRACKING_CHUNK));
+  const leaseMs = options.leaseMs ?? 30_000;
   return safeTry(async function* () {
-    const claimed = yield* deps.store.transactions.claimUnsettled(
-      options.owner,
-      options.limit ?? 5_000,
-      options.leaseMs ?? 30_000,
-    );
-    if (claimed.length === 0) return ok({ claimed: 0, rebroadcast: 0, moved: 0 });
-    const height = yield* deps.chain.getBlockHeight();
-    const rebroadcast = yield* resendInWindow(deps, claimed, height);
-    const after = yield* refreshStatuses(deps, claimed);
-    return ok({
-      claimed: claimed.length,
-      rebroadcast,
-      moved: after.filter((r, i) => r.status !== claimed[i]!.status).length,
-    });
+    const total = { claimed: 0, rebroadcast: 0, moved: 0 };
+    let after: UnsettledCursor | undefined;
+    while (total.claimed < limit) {
+      const wanted = Math.min(chunk, limit - total.claimed);
+      const claimed = yield* deps.store.transactions.claimUnsettled(options.owner, wanted, leaseMs, after);
+      if (claimed.length === 0) break;
+      const { height, records } = yield* reconcile(deps, claimed);
+      total.rebroadcast += yield* resendUnseen(deps, records, height);
+      total.moved += records.filter((r, i) => r.status !== claimed[i]!.status).length;
+      total.claimed += claimed.length;
+      if (claimed.length < wanted) break;
+      const last = claimed[claimed.length - 1]!;
+      after = { createdAt: last.createdAt, id: last.id };
+    }
+    return ok(total);
   });
 }

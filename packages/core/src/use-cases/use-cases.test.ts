@@ -362,4 +362,83 @@ describe('tracking pass', () => {
     for (const id of ids) expect(t.store.transactionEvents(id as Signature)).toHaveLength(1);
     expect((await trackingPass(t.deps, { owner: 'c' }))._unsafeUnwrap().claimed).toBe(0);
   });
+
+  it('walks the unsettled transactions chunk by chunk, each once a pass, and stops at its limit', async () => {
+    const t = await setup();
+    const ids: string[] = [];
+    for (let i = 1; i <= 23; i++) {
+      const out = await donate(
+        t.deps,
+        { currency: 'SOL', account: t.sender, amount: `0.00${i}`, priority: 'Low' },
+        AS_DEFAULT,
+      );
+      ids.push(out._unsafeUnwrap().transactionId);
+    }
+    const claims: number[] = [];
+    const claimUnsettled = t.deps.store.transactions.claimUnsettled.bind(t.deps.store.transactions);
+    const store = {
+      ...t.deps.store,
+      transactions: {
+        ...t.deps.store.transactions,
+        claimUnsettled: (...args: Parameters<typeof claimUnsettled>) =>
+          claimUnsettled(...args).map((rows) => {
+            claims.push(rows.length);
+            return rows;
+          }),
+      },
+    };
+    t.chain.advance(40);
+    const pass = (await trackingPass({ ...t.deps, store }, { owner: 'w', chunk: 5 }))._unsafeUnwrap();
+    // 23 in chunks of 5: four full claims and a short one, every transaction exactly once.
+    expect(claims).toEqual([5, 5, 5, 5, 3]);
+    expect(pass).toEqual({ claimed: 23, rebroadcast: 0, moved: 23 });
+    for (const id of ids) expect(t.store.transactionEvents(id as Signature)).toHaveLength(1);
+
+    claims.length = 0;
+    for (let i = 1; i <= 7; i++) {
+      await donate(
+        t.deps,
+        { currency: 'SOL', account: t.sender, amount: `0.01${i}`, priority: 'Low' },
+        AS_DEFAULT,
+      );
+    }
+    const capped = (
+      await trackingPass({ ...t.deps, store }, { owner: 'w', chunk: 5, limit: 6 })
+    )._unsafeUnwrap();
+    expect(claims).toEqual([5, 1]);
+    expect(capped.claimed).toBe(6);
+  });
+
+  it('re-sends only what the chain has not seen, inside its blockhash window', async () => {
+    const t = await setup();
+    const landed = (
+      await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '0.5', priority: 'Low' }, AS_DEFAULT)
+    )._unsafeUnwrap();
+    const intent = {
+      kind: 'transfer',
+      currency: t.chain.currencies.native,
+      from: t.sender,
+      to: t.deps.accounts.treasury,
+      amount: 250_000_000n,
+    } as const;
+    const prepared = (await prepareIntent(t.deps, intent, 'Low'))._unsafeUnwrap();
+    const signed = (await signPrepared(t.deps, prepared))._unsafeUnwrap();
+    t.chain.setUnavailable(true);
+    (
+      await recordAndSend(t.deps, prepared, signed, { tenant: DEFAULT_TENANT, kind: 'donation' })
+    )._unsafeUnwrap();
+    t.chain.setUnavailable(false);
+    const executedBefore = t.chain.executedCount();
+
+    const pass = (await trackingPass(t.deps, { owner: 'w' }))._unsafeUnwrap();
+    // The landed donation moved on and was not sent again; the lost one was re-sent and executed.
+    expect(pass).toMatchObject({ claimed: 2, rebroadcast: 1 });
+    expect(t.chain.executedCount()).toBe(executedBefore + 1);
+    expect(
+      (await track(t.deps, { transactionId: landed.transactionId, tenant: DEFAULT_TENANT }))._unsafeUnwrap()
+        .status,
+    ).not.toBe('pending');
+    const next = (await trackingPass(t.deps, { owner: 'w' }))._unsafeUnwrap();
+    expect(next.rebroadcast).toBe(0);
+  });
 });

@@ -275,24 +275,43 @@ export function createPgTransactions(
       });
     },
 
-    claimUnsettled(owner, limit, leaseMs) {
+    claimUnsettled(owner, limit, leaseMs, after) {
       return attempt('transactions.claimUnsettled', async () => {
         // SKIP LOCKED lets concurrent workers pass over rows another is claiming right now; the
-        // lease then keeps them off those rows until it runs out.
+        // lease then keeps them off those rows until it runs out. An owner's own lease is renewed
+        // only once half of it has run: a worker passing every second would otherwise rewrite
+        // every unsettled row (a new row version and its index entries) every pass. Ids compare
+        // byte-wise (COLLATE "C"), as the cursor's caller orders them, whatever the collation.
         const result = await sql.query<Row>(
-          `UPDATE transactions t
-              SET lease_owner = $1, lease_until = $4::timestamptz + ($3::bigint * interval '1 millisecond')
-             FROM (SELECT id FROM transactions
-                    WHERE status IN ('pending', 'processed', 'confirmed')
-                      AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
-                    ORDER BY created_at, id
-                    LIMIT $2
-                    FOR UPDATE SKIP LOCKED) picked
-            WHERE t.id = picked.id
-        RETURNING ${TX_COLUMNS.split(',')
-          .map((c) => `t.${c.trim()}`)
-          .join(', ')}`,
-          [owner, Math.max(0, Math.floor(limit)), Math.max(0, Math.floor(leaseMs)), now()],
+          `WITH picked AS (
+             SELECT id, COALESCE(lease_owner = $1
+                      AND lease_until > $4::timestamptz + ($3::bigint * interval '500 microseconds'), false) AS held
+               FROM transactions
+              WHERE status IN ('pending', 'processed', 'confirmed')
+                AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
+                AND ($5::timestamptz IS NULL
+                     OR created_at > $5::timestamptz
+                     OR (created_at = $5::timestamptz AND id COLLATE "C" > $6::text))
+              ORDER BY created_at, id COLLATE "C"
+              LIMIT $2
+              FOR UPDATE SKIP LOCKED),
+           renewed AS (
+             UPDATE transactions t
+                SET lease_owner = $1, lease_until = $4::timestamptz + ($3::bigint * interval '1 millisecond')
+               FROM picked
+              WHERE t.id = picked.id AND NOT picked.held)
+           SELECT ${TX_COLUMNS.split(',')
+             .map((c) => `t.${c.trim()}`)
+             .join(', ')}
+             FROM transactions t JOIN picked ON t.id = picked.id`,
+          [
+            owner,
+            Math.max(0, Math.floor(limit)),
+            Math.max(0, Math.floor(leaseMs)),
+            now(),
+            after?.createdAt.toISOString() ?? null,
+            after?.id ?? null,
+          ],
         );
         return result.rows
           .map(toTransaction)
