@@ -237,13 +237,24 @@ describe.each(variants)('swap store contract: $name', (variant) => {
       expect(u(await swaps.findByTransaction(encodeBase58(sig) as Signature))?.requestId).toBe(r.requestId);
       expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(true);
       expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(false);
-      expect(u(await swaps.history(id, { page: 1 }, 10))).toMatchObject({ total: 1 });
+      const submitted = u(await swaps.history(id, { page: 1 }, 10));
+      expect(submitted).toMatchObject({ total: 1, items: [{ requestId: r.requestId, status: 'submitted' }] });
+      expect(submitted.pool).toEqual(u(await swaps.getPool(id)));
       expect(u(await swaps.listOpen(100)).some((x) => x.requestId === r.requestId)).toBe(true);
       expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(true);
       expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(false);
       expect(u(await swaps.settle(r.requestId, 'failed'))).toBe(false);
       const pool = u(await swaps.getPool(id))!;
       expect(pool).toMatchObject({ reserveA: 5_001_000n, reserveB: 999_600n, reservedA: 0n, reservedB: 0n });
+      // The page that shows the swap landed carries the reserves the settlement wrote with it.
+      const landed = u(await swaps.history(id, { page: 1 }, 10));
+      expect(landed.items[0]).toMatchObject({ requestId: r.requestId, status: 'landed' });
+      expect(landed.pool).toEqual(pool);
+      expect(u(await swaps.history('no-such-pool', { page: 1 }, 10))).toEqual({
+        items: [],
+        total: 0,
+        pool: null,
+      });
       expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).toContain(r.requestId);
       u(await swaps.markNotified(r.requestId, new Date()));
       expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).not.toContain(r.requestId);

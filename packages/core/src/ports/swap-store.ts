@@ -119,6 +119,12 @@ export interface ReservationPlan {
 export interface SwapHistoryPage {
   readonly items: readonly SwapRequestRecord[];
   readonly total: number;
+  /**
+   * The pool as it was when the page was read, from the same snapshot: a request shown settled
+   * is already in these reserves (a separate `getPool` may read before a settlement commits and
+   * the page after it). Null when the pool is not booked.
+   */
+  readonly pool: PoolRecord | null;
 }
 
 /** Where a page of history starts: a page number (an offset), or after a request (keyset). */
@@ -192,7 +198,8 @@ export interface SwapStore {
   listDue(query: DueQuery): ResultAsync<readonly SwapRequestRecord[], DomainError>;
   /**
    * Requests that went to the chain (submitted, landed, failed) through `poolId`, newest first,
-   * `pageSize` of them from `start`, with how many there are in all.
+   * `pageSize` of them from `start`, with how many there are in all and the pool itself, all
+   * read in one snapshot.
    */
   history(
     poolId: string,

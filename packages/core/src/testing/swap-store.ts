@@ -197,7 +197,12 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
         // Keyset: everything older than the anchor, whatever the anchor's own status is now.
         from = anchor ? all.filter((r) => byAge(r, anchor) >= 0).length : all.length;
       } else from = (start.page - 1) * pageSize;
-      return okAsync({ items: all.slice(from, from + pageSize).map(copy), total: all.length });
+      const pool = pools.get(poolId);
+      return okAsync({
+        items: all.slice(from, from + pageSize).map(copy),
+        total: all.length,
+        pool: pool ? { ...pool } : null,
+      });
     },
     listUnnotified(limit) {
       return okAsync(

@@ -94,7 +94,10 @@ export function swapInfo(
         ? undefined
         : yield* parseAmount(query.amount, pair.input).mapErr(asParameterError);
     const poolId = poolIdOf(deps.currencies, pair.input, pair.output);
-    const pool = yield* deps.swaps.getPool(poolId);
+    // The pool comes with the page, from one snapshot: a swap the page shows settled is in the
+    // reserves the answer (and its quote) carries.
+    const history = yield* deps.swaps.history(poolId, cursor ? { after: cursor.after } : { page }, pageSize);
+    const pool = history.pool;
     if (!pool) return err(domainError('UNKNOWN_TOKEN_PAIR', `pool ${poolId} is not open`));
     let quote: SwapInfo['quote'];
     if (amount !== undefined) {
@@ -108,7 +111,6 @@ export function swapInfo(
       ).mapErr((e) => domainError('INVALID_PARAMETERS', e.message));
       quote = { ...priced, slippageBps };
     }
-    const history = yield* deps.swaps.history(pool.id, cursor ? { after: cursor.after } : { page }, pageSize);
     const last = history.items.at(-1);
     const nextCursor =
       last && history.items.length === pageSize && page * pageSize < history.total

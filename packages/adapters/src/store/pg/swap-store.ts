@@ -285,29 +285,39 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
     },
 
     history(poolId, start, pageSize) {
-      return attempt('swaps.history', async () => {
-        const where = `$1 = ANY(pool_ids) AND status IN ('submitted', 'landed', 'failed')`;
-        // The pool keeps its history's size (a trigger counts status changes), so no count(*).
-        const total = await sql.query<{ n: string }>('SELECT history_count AS n FROM pools WHERE id = $1', [
-          poolId,
-        ]);
-        const items =
-          'after' in start
-            ? // Keyset: walks swap_requests_history_idx from the anchor's position.
-              await sql.query<Row>(
-                `SELECT ${REQUEST_COLUMNS} FROM swap_requests
-                  WHERE ${where}
-                    AND (created_at, seq) < (SELECT created_at, seq FROM swap_requests WHERE request_id = $3)
-                  ORDER BY created_at DESC, seq DESC LIMIT $2`,
-                [poolId, pageSize, start.after],
-              )
-            : await sql.query<Row>(
-                `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE ${where}
-                  ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
-                [poolId, pageSize, (start.page - 1) * pageSize],
-              );
-        return { items: items.rows.map(toRequest), total: Number(total.rows[0]?.n ?? 0) };
-      });
+      return attempt('swaps.history', () =>
+        // One snapshot for the pool and the page: a settlement commits the request's status and
+        // the reserves together, so a page that shows it settled comes with reserves that hold it.
+        sql.transaction(async (tx) => {
+          await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+          const where = `$1 = ANY(pool_ids) AND status IN ('submitted', 'landed', 'failed')`;
+          // The pool keeps its history's size (a trigger counts status changes), so no count(*).
+          const pool = await tx.query<Row>(`SELECT ${POOL_COLUMNS}, history_count FROM pools WHERE id = $1`, [
+            poolId,
+          ]);
+          const items =
+            'after' in start
+              ? // Keyset: walks swap_requests_history_idx from the anchor's position.
+                await tx.query<Row>(
+                  `SELECT ${REQUEST_COLUMNS} FROM swap_requests
+                    WHERE ${where}
+                      AND (created_at, seq) < (SELECT created_at, seq FROM swap_requests WHERE request_id = $3)
+                    ORDER BY created_at DESC, seq DESC LIMIT $2`,
+                  [poolId, pageSize, start.after],
+                )
+              : await tx.query<Row>(
+                  `SELECT ${REQUEST_COLUMNS} FROM swap_requests WHERE ${where}
+                    ORDER BY created_at DESC, seq DESC LIMIT $2 OFFSET $3`,
+                  [poolId, pageSize, (start.page - 1) * pageSize],
+                );
+          const row = pool.rows[0];
+          return {
+            items: items.rows.map(toRequest),
+            total: Number(row?.history_count ?? 0),
+            pool: row ? toPool(row) : null,
+          };
+        }),
+      );
     },
 
     listUnnotified(limit) {
