@@ -21,7 +21,8 @@ export function idempotency(
     if (!KEY.test(key)) {
       return errorA(c, 400, 'Idempotency-Key must be 1-255 printable ASCII characters');
     }
-    const body = new Uint8Array(await c.req.raw.clone().arrayBuffer());
+    // Through Hono's body cache: the duplicate-key check may already have read the body.
+    const body = new Uint8Array(await c.req.arrayBuffer());
     const prefix = new TextEncoder().encode(`${c.req.method} ${c.req.path}\n`);
     const joined = new Uint8Array(prefix.length + body.length);
     joined.set(prefix);

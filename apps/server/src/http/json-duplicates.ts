@@ -64,7 +64,8 @@ const JSON_TYPE = /^application\/([\w.+-]+\+)?json\b/i;
 /**
  * JSON bodies with a key twice answer 400. `JSON.parse` keeps the last value, so
  * `{"amount":"50","amount":"0.000001"}` would donate what a reviewer of the first key did not see;
- * a body is only what it says once. Mount after the body limit: it reads a clone of the body.
+ * a body is only what it says once. Mount after the body limit: it reads the body through Hono's
+ * body cache, so whatever reads it next (`c.req.json()`, `c.req.arrayBuffer()`) gets the same text.
  * Bodies that are not JSON at all are left to the validator and its own message.
  */
 export const rejectDuplicateJsonKeys: MiddlewareHandler = async (c, next) => {
@@ -75,7 +76,9 @@ export const rejectDuplicateJsonKeys: MiddlewareHandler = async (c, next) => {
   ) {
     return next();
   }
-  const text = await c.req.raw.clone().text();
+  // Hono keeps the text: the validator's `c.req.json()` parses it again without reading the
+  // request a second time (a clone tees the body stream, which cost every JSON POST).
+  const text = await c.req.text();
   try {
     JSON.parse(text);
   } catch {
