@@ -4,7 +4,9 @@ import {
   createPgTransactionStats,
   createRedisRateLimiter,
   createStandardWebhook,
+  OAUTH_TOKEN_CHANGES_CHANNEL,
   type SqlClient,
+  withAccessTokenCache,
 } from '@token-actions/adapters';
 import type { ActionDeps, OAuthStore, RateLimiterPort } from '@token-actions/core';
 import { composeCore, composeSwaps } from '@token-actions/runtime';
@@ -48,7 +50,14 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
   };
   const core = { ...composed, deps };
 
-  const oauthStore = createPgOAuthStore(sql);
+  // Interface B's bearer check reads the token on every request: an active access token is
+  // served from memory for at most API_KEY_CACHE_TTL_MS, and a revocation in any process reaches
+  // this one at once through NOTIFY (adapters' withAccessTokenCache).
+  const tokenCache = withAccessTokenCache(createPgOAuthStore(sql), {
+    ttlMs: config.API_KEY_CACHE_TTL_MS,
+    ...(sql.listen ? { subscribe: (handlers) => sql.listen!(OAUTH_TOKEN_CHANGES_CHANNEL, handlers) } : {}),
+  });
+  const oauthStore = tokenCache.store;
   // Redis makes the limit exact across processes; in memory it is per process.
   const redis = config.REDIS_URL
     ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2, lazyConnect: false })
@@ -87,6 +96,7 @@ export async function compose(config: ServerConfig, logger: Logger): Promise<Com
     metrics,
     async close() {
       redis?.disconnect();
+      await tokenCache.close();
       await shared.close();
       await composed.close();
     },

@@ -1,1 +1,2 @@
 export * from './pg-store.js';
+export { type AccessTokenCacheOptions, withAccessTokenCache } from './token-cache.js';

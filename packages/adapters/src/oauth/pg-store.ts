@@ -123,6 +123,9 @@ async function insertTokens(tx: SqlExecutor, tokens: readonly OAuthTokenRecord[]
 }
 
 /** OAuthStore on the project's one SQL dialect (PGlite embedded or PostgreSQL); needs migration 0100. */
+/** Notices of revoked OAuth grants and tokens (`grant:<grantId>`), from every process. */
+export const OAUTH_TOKEN_CHANGES_CHANNEL = 'token_actions_oauth_token_changes';
+
 export function createPgOAuthStore(sql: SqlClient): OAuthStore {
   const run = <T>(what: string, work: () => Promise<T>): ResultAsync<T, DomainError> =>
     ResultAsync.fromPromise(work(), fromPortFailure('STORE_UNAVAILABLE', `oauth store: ${what}`));
@@ -242,10 +245,14 @@ export function createPgOAuthStore(sql: SqlClient): OAuthStore {
         }),
       ),
 
+    // Both revocations notify `grant:<id>` in the statement that revokes, so every process's
+    // access-token cache (`withAccessTokenCache`) drops the grant's tokens when it commits.
     revokeToken: (tokenHash, now) =>
       run('revoke token', async () => {
         await sql.query(
-          'UPDATE oauth_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL',
+          `WITH revoked AS (
+             UPDATE oauth_tokens SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL RETURNING grant_id)
+           SELECT pg_notify('${OAUTH_TOKEN_CHANGES_CHANNEL}', 'grant:' || grant_id) FROM revoked`,
           [tokenHash, now],
         );
       }),
@@ -254,8 +261,11 @@ export function createPgOAuthStore(sql: SqlClient): OAuthStore {
       run('revoke grant', async () => {
         // An upsert: a grant revoked before its tokens were stored (a code replayed mid-exchange) stays revoked.
         await sql.query(
-          `INSERT INTO oauth_grants (id, created_at, revoked_at) VALUES ($1, $2, $2)
-           ON CONFLICT (id) DO UPDATE SET revoked_at = COALESCE(oauth_grants.revoked_at, EXCLUDED.revoked_at)`,
+          `WITH grant_row AS (
+             INSERT INTO oauth_grants (id, created_at, revoked_at) VALUES ($1, $2, $2)
+             ON CONFLICT (id) DO UPDATE SET revoked_at = COALESCE(oauth_grants.revoked_at, EXCLUDED.revoked_at)
+             RETURNING id)
+           SELECT pg_notify('${OAUTH_TOKEN_CHANGES_CHANNEL}', 'grant:' || id) FROM grant_row`,
           [grantId, now],
         );
       }),
