@@ -100,6 +100,7 @@ export function browserCors(deps: BrowserCorsDeps): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.header('origin') !== undefined) return corsForBrowsers(c, next);
     await next();
-    c.header('Vary', 'Origin', { append: true });
+    // On the response's own headers: `c.header` after the handler would rebuild the response too.
+    c.res.headers.append('Vary', 'Origin');
   };
 }
