@@ -65,17 +65,19 @@ export function withAccessTokenCache(
       const grantId = tokens.get(tokenHash)?.record.grantId;
       tokens.delete(tokenHash);
       if (grantId) dropGrant(grantId);
-      return store.revokeToken(tokenHash, at).map(() => {
+      return store.revokeToken(tokenHash, at).map((done) => {
         gate.bump();
         tokens.delete(tokenHash);
+        return done;
       });
     },
     revokeGrant(grantId, at) {
       gate.bump();
       dropGrant(grantId);
-      return store.revokeGrant(grantId, at).map(() => {
+      return store.revokeGrant(grantId, at).map((done) => {
         gate.bump();
         dropGrant(grantId);
+        return done;
       });
     },
   };
