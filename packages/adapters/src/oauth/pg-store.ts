@@ -122,10 +122,10 @@ async function insertTokens(tx: SqlExecutor, tokens: readonly OAuthTokenRecord[]
   }
 }
 
-/** OAuthStore on the project's one SQL dialect (PGlite embedded or PostgreSQL); needs migration 0100. */
 /** Notices of revoked OAuth grants and tokens (`grant:<grantId>`), from every process. */
 export const OAUTH_TOKEN_CHANGES_CHANNEL = 'token_actions_oauth_token_changes';
 
+/** OAuthStore on the project's one SQL dialect (PGlite embedded or PostgreSQL); needs migration 0100. */
 export function createPgOAuthStore(sql: SqlClient): OAuthStore {
   const run = <T>(what: string, work: () => Promise<T>): ResultAsync<T, DomainError> =>
     ResultAsync.fromPromise(work(), fromPortFailure('STORE_UNAVAILABLE', `oauth store: ${what}`));

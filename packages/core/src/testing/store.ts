@@ -8,7 +8,13 @@ import {
 } from '../domain/transaction.js';
 import type { DomainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
-import type { EscrowRecord, IdempotencyBegin, StatusMove, StorePort } from '../ports/store.js';
+import type {
+  EscrowRecord,
+  IdempotencyBegin,
+  StatusMove,
+  StorePort,
+  UnsettledCursor,
+} from '../ports/store.js';
 import { createInMemoryApiKeys, createInMemoryTenants } from './api-keys.js';
 
 /** Idempotency keys are honoured for 24 hours; older claims count as absent. */
@@ -37,6 +43,12 @@ interface IdempotencyRow {
   responseStatus?: number;
   responseBody?: string;
   createdAt: Date;
+}
+
+/** The order unsettled transactions are listed and claimed in (and a claim's cursor compared by):
+ * oldest first, then by id, byte-wise. */
+function oldestFirst(a: UnsettledCursor, b: UnsettledCursor): number {
+  return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 /**
@@ -120,10 +132,7 @@ export function createInMemoryStore(
       listUnsettled(limit) {
         const rows = [...transactions.values()]
           .filter((r) => !TERMINAL_STATUSES.has(r.status))
-          .sort(
-            (a, b) =>
-              a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-          )
+          .sort(oldestFirst)
           .slice(0, Math.max(0, limit))
           .map(copyTx);
         return okAsync(rows);
@@ -132,19 +141,12 @@ export function createInMemoryStore(
         const at = now().getTime();
         const rows = [...transactions.values()]
           .filter((r) => !TERMINAL_STATUSES.has(r.status))
-          .filter((r) => {
-            if (!after) return true;
-            const t = r.createdAt.getTime() - after.createdAt.getTime();
-            return t > 0 || (t === 0 && r.id > after.id);
-          })
+          .filter((r) => !after || oldestFirst(r, after) > 0)
           .filter((r) => {
             const lease = leases.get(r.id);
             return !lease || lease.owner === owner || lease.until <= at;
           })
-          .sort(
-            (a, b) =>
-              a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
-          )
+          .sort(oldestFirst)
           .slice(0, Math.max(0, limit));
         for (const r of rows) {
           const held = leases.get(r.id);
