@@ -1,6 +1,6 @@
 import type { OAuthStore, StoredOAuthToken } from '@token-actions/core';
 import { okAsync } from 'neverthrow';
-import { createNoticeGate, type NoticeSubscription } from '../store/cache.js';
+import { createNoticeGate, createTtlEntries, type NoticeSubscription } from '../store/cache.js';
 
 export interface AccessTokenCacheOptions {
   /** How long an access token's record is served from memory. Default 1 s: the bound on how
@@ -30,11 +30,8 @@ export function withAccessTokenCache(
   const ttlMs = options.ttlMs ?? 1_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const tokens = new Map<string, { record: StoredOAuthToken; until: number }>();
-
-  const dropGrant = (grantId: string) => {
-    for (const [hash, entry] of tokens) if (entry.record.grantId === grantId) tokens.delete(hash);
-  };
+  const tokens = createTtlEntries<StoredOAuthToken>(ttlMs, maxEntries, now);
+  const dropGrant = (grantId: string) => tokens.deleteWhere((record) => record.grantId === grantId);
   const gate = createNoticeGate(options.subscribe, {
     onNotice(payload) {
       if (payload.startsWith('grant:')) dropGrant(payload.slice(6));
@@ -48,23 +45,18 @@ export function withAccessTokenCache(
     findToken(tokenHash) {
       gate.start();
       const hit = tokens.get(tokenHash);
-      if (hit && hit.until > now()) return okAsync({ ...hit.record });
+      if (hit) return okAsync({ ...hit });
       const at = gate.begin();
       return store.findToken(tokenHash).map((record) => {
-        const keep = record?.kind === 'access' && record.revokedAt === undefined && gate.mayKeep(at);
-        if (keep) {
-          if (tokens.size >= maxEntries) tokens.clear();
-          tokens.set(tokenHash, { record, until: now() + ttlMs });
+        if (record?.kind === 'access' && record.revokedAt === undefined && gate.mayKeep(at)) {
+          tokens.set(tokenHash, record);
         } else tokens.delete(tokenHash);
         return record;
       });
     },
+    // After the revocation committed: dropped here, and a read in flight across it is not kept
+    // (the gate). Until it commits the token is still active, so a hit meanwhile is right.
     revokeToken(tokenHash, at) {
-      // Dropped before and after: a read in flight meanwhile is not kept either (the gate).
-      gate.bump();
-      const grantId = tokens.get(tokenHash)?.record.grantId;
-      tokens.delete(tokenHash);
-      if (grantId) dropGrant(grantId);
       return store.revokeToken(tokenHash, at).map((done) => {
         gate.bump();
         tokens.delete(tokenHash);
@@ -72,8 +64,6 @@ export function withAccessTokenCache(
       });
     },
     revokeGrant(grantId, at) {
-      gate.bump();
-      dropGrant(grantId);
       return store.revokeGrant(grantId, at).map((done) => {
         gate.bump();
         dropGrant(grantId);

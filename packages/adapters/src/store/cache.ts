@@ -104,6 +104,36 @@ export function createNoticeGate(
   };
 }
 
+/** Values kept for `ttlMs` each, at most `maxEntries` of them (all are dropped when full). */
+export interface TtlEntries<T> {
+  /** The value, while it is fresh. */
+  get(key: string): T | undefined;
+  set(key: string, value: T): void;
+  delete(key: string): void;
+  /** Drops every entry whose value matches (a key revoked by id, a grant's tokens). */
+  deleteWhere(match: (value: T) => boolean): void;
+  clear(): void;
+}
+
+export function createTtlEntries<T>(ttlMs: number, maxEntries: number, now: () => number): TtlEntries<T> {
+  const entries = new Map<string, { value: T; until: number }>();
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      return entry && entry.until > now() ? entry.value : undefined;
+    },
+    set(key, value) {
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(key, { value, until: now() + ttlMs });
+    },
+    delete: (key) => entries.delete(key),
+    deleteWhere(match) {
+      for (const [key, entry] of entries) if (match(entry.value)) entries.delete(key);
+    },
+    clear: () => entries.clear(),
+  };
+}
+
 export interface ApiKeyCacheOptions {
   /** How long a verified key (or a tenant) is served from memory. Default 1 s: the bound on how
    * stale a revocation can be even when no change notice arrives. */
@@ -127,16 +157,9 @@ export function withApiKeyCache(
   const ttlMs = options.ttlMs ?? 1_000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const keys = new Map<string, { record: ApiKeyRecord; until: number }>();
-  const tenants = new Map<string, { record: TenantRecord; until: number }>();
-
-  const evictKey = (id: string) => {
-    for (const [hash, entry] of keys) if (entry.record.id === id) keys.delete(hash);
-  };
-  const put = <T>(map: Map<string, { record: T; until: number }>, key: string, record: T) => {
-    if (map.size >= maxEntries) map.clear();
-    map.set(key, { record, until: now() + ttlMs });
-  };
+  const keys = createTtlEntries<ApiKeyRecord>(ttlMs, maxEntries, now);
+  const tenants = createTtlEntries<TenantRecord>(ttlMs, maxEntries, now);
+  const evictKey = (id: string) => keys.deleteWhere((record) => record.id === id);
 
   const gate = createNoticeGate(options.subscribe, {
     onNotice(payload) {
@@ -154,10 +177,10 @@ export function withApiKeyCache(
     findByHash(hash) {
       gate.start();
       const hit = keys.get(hash);
-      if (hit && hit.until > now()) return okAsync({ ...hit.record });
+      if (hit) return okAsync({ ...hit });
       const at = gate.begin();
       return store.apiKeys.findByHash(hash).map((record) => {
-        if (record && gate.mayKeep(at)) put(keys, hash, record);
+        if (record && gate.mayKeep(at)) keys.set(hash, record);
         else keys.delete(hash);
         return record;
       });
@@ -183,10 +206,10 @@ export function withApiKeyCache(
     get(id) {
       gate.start();
       const hit = tenants.get(id);
-      if (hit && hit.until > now()) return okAsync(hit.record);
+      if (hit) return okAsync(hit);
       const at = gate.begin();
       return store.tenants.get(id).map((record) => {
-        if (record && gate.mayKeep(at)) put(tenants, id, record);
+        if (record && gate.mayKeep(at)) tenants.set(id, record);
         return record;
       });
     },

@@ -1,6 +1,6 @@
 import type { DomainError, PoolRecord, SwapHistoryPage, SwapStore } from '@token-actions/core';
 import { okAsync, type ResultAsync } from 'neverthrow';
-import { createNoticeGate, type NoticeSubscription } from './cache.js';
+import { createNoticeGate, createTtlEntries, type NoticeSubscription } from './cache.js';
 
 export interface PoolCacheOptions {
   /**
@@ -19,11 +19,6 @@ export interface PoolCacheOptions {
   readonly now?: () => number;
 }
 
-interface Entry<T> {
-  readonly value: T;
-  readonly until: number;
-}
-
 /**
  * Serves the pool book's reads (pools and pages of history) from memory, exactly: every write
  * through this store drops what is held when it returns, and every change any process commits
@@ -39,13 +34,13 @@ export function withPoolCache(
   const ttlMs = options.ttlMs ?? 1_000;
   const maxPages = options.maxPages ?? 1_000;
   const now = options.now ?? Date.now;
-  const pools = new Map<string, Entry<PoolRecord | null>>();
-  const pages = new Map<string, Entry<SwapHistoryPage>>();
-  let poolList: Entry<readonly PoolRecord[]> | undefined;
+  const pools = createTtlEntries<PoolRecord | null>(ttlMs, Number.POSITIVE_INFINITY, now);
+  const pages = createTtlEntries<SwapHistoryPage>(ttlMs, maxPages, now);
+  const poolList = createTtlEntries<readonly PoolRecord[]>(ttlMs, 1, now);
   const drop = () => {
     pools.clear();
     pages.clear();
-    poolList = undefined;
+    poolList.clear();
   };
   const gate = createNoticeGate(options.subscribe, { onNotice: drop, onReset: drop });
   const invalidate = () => {
@@ -53,17 +48,14 @@ export function withPoolCache(
     drop();
   };
 
-  const fresh = <T>(entry: Entry<T> | undefined): entry is Entry<T> =>
-    entry !== undefined && entry.until > now();
-
   /** Reads through `load`, keeping the answer only if nothing changed while it was read. */
   const readThrough = <T>(
     load: () => ResultAsync<T, DomainError>,
-    keep: (entry: Entry<T>) => void,
+    keep: (value: T) => void,
   ): ResultAsync<T, DomainError> => {
     const at = gate.begin();
     return load().map((value) => {
-      if (gate.mayKeep(at)) keep({ value, until: now() + ttlMs });
+      if (gate.mayKeep(at)) keep(value);
       return value;
     });
   };
@@ -87,40 +79,36 @@ export function withPoolCache(
     getPool(id) {
       gate.start();
       const hit = pools.get(id);
-      if (fresh(hit)) return okAsync(hit.value && { ...hit.value });
+      if (hit !== undefined) return okAsync(hit && { ...hit });
       return readThrough(
         () => swaps.getPool(id),
-        (entry) => pools.set(id, entry),
+        (pool) => pools.set(id, pool),
       );
     },
     listPools() {
       gate.start();
-      if (fresh(poolList)) return okAsync(poolList.value.map((p) => ({ ...p })));
+      const hit = poolList.get('');
+      if (hit) return okAsync(hit.map((p) => ({ ...p })));
       return readThrough(
         () => swaps.listPools(),
-        (entry) => {
-          poolList = entry;
-        },
+        (list) => poolList.set('', list),
       );
     },
     history(poolId, start, pageSize) {
       gate.start();
       const key = pageKey(poolId, pageSize, 'after' in start ? `a:${start.after}` : `p:${start.page}`);
       const hit = pages.get(key);
-      if (fresh(hit)) return okAsync(hit.value);
+      if (hit) return okAsync(hit);
       // Page n after page n-1 of the same state: read by keyset from where n-1 ended.
       let from = start;
       if ('page' in start && start.page > 1) {
         const before = pages.get(pageKey(poolId, pageSize, `p:${start.page - 1}`));
-        const last = fresh(before) ? before.value.items.at(-1) : undefined;
-        if (last && before!.value.items.length === pageSize) from = { after: last.requestId };
+        const last = before?.items.at(-1);
+        if (last && before!.items.length === pageSize) from = { after: last.requestId };
       }
       return readThrough(
         () => swaps.history(poolId, from, pageSize),
-        (entry) => {
-          if (pages.size >= maxPages) pages.clear();
-          pages.set(key, entry);
-        },
+        (page) => pages.set(key, page),
       );
     },
     ensurePool: (pool) => afterWrite(swaps.ensurePool(pool)),
