@@ -194,9 +194,11 @@ export {
 export {
   type DueQuery,
   type NewSwapRequest,
+  overPromisedError,
   type PoolRecord,
   type ReservationPlan,
   reservationLimitError,
+  reserveHop,
   SWAP_SOURCES,
   SWAP_STATUSES,
   type SwapHistoryPage,

@@ -83,10 +83,13 @@ export async function composeSwaps(input: {
    * long-lived server does; an edge isolate (no listening connection) and the worker do not.
    */
   cachePools?: boolean;
+  /** Concurrent reservations share one transaction (default); not on the edge, whose
+   * connections belong to one request. */
+  coalesceWrites?: boolean;
 }): Promise<SwapComposition> {
   const { config, core } = input;
   const { deps, sql } = core;
-  const book = createPgSwapStore(sql, { clock: deps.clock });
+  const book = createPgSwapStore(sql, { clock: deps.clock, coalescing: input.coalesceWrites ?? true });
   const cache =
     input.cachePools && sql.listen
       ? withPoolCache(book, { subscribe: (handlers) => sql.listen!(POOL_CHANGES_CHANNEL, handlers) })

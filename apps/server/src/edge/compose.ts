@@ -35,7 +35,14 @@ export async function composeEdge(
   const oauthStore = createPgOAuthStore(sql);
   const core = { deps, sql, masterKey, isLocalnet: chain.isLocalnet };
   // Pools are seeded by a Node server on the localnet; an isolate does not race others to do it.
-  const shared = await composeSwaps({ config, core, oauthStore, logger, seedPools: false });
+  const shared = await composeSwaps({
+    config,
+    core,
+    oauthStore,
+    logger,
+    seedPools: false,
+    coalesceWrites: false,
+  });
   const swaps: SwapComposition = {
     ...shared,
     ...(config.WEBHOOK_SECRET ? { inbound: createStandardWebhook(config.WEBHOOK_SECRET) } : {}),

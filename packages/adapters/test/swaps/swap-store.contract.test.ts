@@ -2,6 +2,7 @@ import {
   domainError,
   encodeBase58,
   type NewSwapRequest,
+  type PoolRecord,
   type PublicKey,
   type Signature,
   type SwapRequestRecord,
@@ -44,9 +45,14 @@ const variants: Variant[] = [
       const sql = await createMigratedPglite();
       return { sql, close: () => sql.close() };
     },
-    make: (sql) => ({ swaps: createPgSwapStore(sql!), webhooks: createPgWebhookStore(sql!) }),
+    // Concurrent reservations share one transaction, as in the Node service.
+    make: (sql) => ({
+      swaps: createPgSwapStore(sql!, { coalescing: true }),
+      webhooks: createPgWebhookStore(sql!),
+    }),
   },
   {
+    // Every reservation in its own transaction, as on the edge.
     name: 'PostgreSQL',
     skip: !POSTGRES_REACHABLE,
     open: async () => {
@@ -70,7 +76,7 @@ const variants: Variant[] = [
       };
     },
     make: (sql) => {
-      const cache = withPoolCache(createPgSwapStore(sql!), {
+      const cache = withPoolCache(createPgSwapStore(sql!, { coalescing: true }), {
         subscribe: (handlers) => sql!.listen!(POOL_CHANGES_CHANNEL, handlers),
       });
       caches.push(cache);
@@ -305,6 +311,169 @@ describe.each(variants)('swap store contract: $name', (variant) => {
       expect(u(await swaps.getPool(id))).toMatchObject({ reserveB: 0n, reservedB: 0n, reserveA: 5_040_000n });
     },
   );
+
+  it.skipIf(variant.skip)(
+    'answers each of concurrent reservations on its own: refused, capped, two-pool and over-promised',
+    async () => {
+      const { swaps, id } = await fresh(1_000n);
+      const second = { id: `SOL-USDC-${++counter}` };
+      u(
+        await swaps.ensurePool({
+          id: second.id,
+          tokenA: 'SOL',
+          tokenB: 'USDC',
+          reserveA: 5_000_000n,
+          reserveB: 1_000n,
+          feeBps: 30,
+          authority: randomPublicKey(),
+        }),
+      );
+      const user = randomPublicKey();
+      const capped = `batch-${++counter}`;
+      const both = (pools: readonly PoolRecord[]) => {
+        const [a, b] = [id, second.id].map((p) => pools.find((x) => x.id === p)!);
+        if (!a || !b) return err(domainError('INSUFFICIENT_LIQUIDITY', 'not locked'));
+        const hop = (pool: string) => ({
+          pool,
+          inputToken: 'SOL',
+          outputToken: 'USDC',
+          inAmount: 1_000n,
+          outAmount: 100n,
+          feeAmount: 3n,
+        });
+        return ok({
+          hops: [hop(id), hop(second.id)],
+          outAmount: 100n,
+          minOutAmount: 100n,
+          feeAmount: 3n,
+          priceImpactPpm: 10n,
+        });
+      };
+      // A plan that claims more than the pool holds, past its own check: the store still refuses.
+      const greedy = (pools: readonly PoolRecord[]) =>
+        take(
+          id,
+          1n,
+        )(pools).map((plan) => ({
+          ...plan,
+          hops: plan.hops.map((h) => ({ ...h, outAmount: 5_000n })),
+        }));
+      const calls = [
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 300n) }),
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 5_000n) }),
+        ...[1, 2, 3].map(() =>
+          swaps.reserve({
+            request: { ...request(user), clientId: capped },
+            poolIds: [id],
+            plan: take(id, 10n),
+            maxOpenPerClient: 2,
+          }),
+        ),
+        swaps.reserve({ request: request(user), poolIds: [second.id, id], plan: both }),
+        swaps.reserve({ request: request(user), poolIds: [id], plan: greedy }),
+        swaps.reserve({ request: request(user), poolIds: [id, 'no-such-pool'], plan: take(id, 10n) }),
+      ];
+      const [taken, refused, c1, c2, c3, routed, over, missing] = await Promise.all(calls);
+      expect(u(taken!)).toMatchObject({ status: 'prepared', outAmount: 300n });
+      expect(refused!._unsafeUnwrapErr().code).toBe('INSUFFICIENT_LIQUIDITY');
+      expect([c1, c2, c3].filter((r) => r!.isOk())).toHaveLength(2);
+      expect([c1, c2, c3].find((r) => r!.isErr())!._unsafeUnwrapErr().code).toBe('RESERVATION_LIMIT');
+      expect(u(routed!).hops.map((h) => h.pool)).toEqual([id, second.id]);
+      expect(over!._unsafeUnwrapErr().code).toBe('INSUFFICIENT_LIQUIDITY');
+      expect(missing!._unsafeUnwrapErr()).toMatchObject({
+        code: 'INSUFFICIENT_LIQUIDITY',
+        message: 'a pool of the route is not open',
+      });
+      // Exactly what was granted is reserved, on both pools, and every granted request is stored.
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(300n + 2n * 10n + 100n);
+      expect(u(await swaps.getPool(second.id))!.reservedB).toBe(100n);
+      for (const r of [taken, c1, c2, c3, routed].filter((r) => r!.isOk())) {
+        expect(u(await swaps.get(u(r!).requestId))).toMatchObject({ status: 'prepared' });
+      }
+    },
+  );
+
+  it.skipIf(variant.skip)(
+    'attaches concurrent transactions each to its own request, once, and never to an unknown one',
+    async () => {
+      const { swaps, id, authority } = await fresh();
+      const user = randomPublicKey();
+      const made = await Promise.all(
+        [1n, 2n, 3n].map(async (n) =>
+          u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, n) })),
+        ),
+      );
+      const transaction = (n: number) => ({
+        message: Uint8Array.from([n, 0, 255]),
+        signers: [authority, user],
+        presigned: { [authority]: new Uint8Array(64).fill(n) },
+        blockhash: `bh${n}`,
+        lastValidBlockHeight: 100n + BigInt(n),
+        feeLamports: 5_000n,
+        computeUnitLimit: 1_000 + n,
+        computeUnitPrice: BigInt(n),
+        transactionId: encodeBase58(new Uint8Array(64).fill(n)) as Signature,
+      });
+      const answers = await Promise.all([
+        ...made.map((r, i) => swaps.attachTransaction(r.requestId, transaction(i + 1))),
+        swaps.attachTransaction('swp_no_such_request', transaction(8)),
+      ]);
+      expect(answers.map(u)).toEqual([true, true, true, false]);
+      // A request that already has its transaction takes neither of two more.
+      const again = await Promise.all([
+        swaps.attachTransaction(made[0]!.requestId, transaction(9)),
+        swaps.attachTransaction(made[0]!.requestId, transaction(7)),
+      ]);
+      expect(again.map(u)).toEqual([false, false]);
+      const fresh2 = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 4n) }));
+      // Two at once on a fresh request: exactly one is attached, and what is stored is the winner's.
+      // Which one wins is not ordered when the store writes them on separate connections.
+      const twice = (
+        await Promise.all([
+          swaps.attachTransaction(fresh2.requestId, transaction(4)),
+          swaps.attachTransaction(fresh2.requestId, transaction(5)),
+        ])
+      ).map(u);
+      expect(twice.filter(Boolean)).toHaveLength(1);
+      const winner = twice[0] ? 'bh4' : 'bh5';
+      expect(u(await swaps.get(fresh2.requestId))!.transaction!.blockhash).toBe(winner);
+      for (const [i, r] of made.entries()) {
+        const got = u(await swaps.get(r.requestId))!.transaction!;
+        expect([...got.message]).toEqual([i + 1, 0, 255]);
+        expect(got).toMatchObject({
+          blockhash: `bh${i + 1}`,
+          lastValidBlockHeight: 101n + BigInt(i),
+          computeUnitLimit: 1_001 + i,
+          computeUnitPrice: BigInt(i + 1),
+          transactionId: encodeBase58(new Uint8Array(64).fill(i + 1)),
+        });
+        expect([...got.presigned[authority]!]).toEqual([...new Uint8Array(64).fill(i + 1)]);
+      }
+    },
+  );
+
+  // A batch that fails as a whole (here a plan that throws, a bug) is retried one by one. The
+  // in-memory fake has no batches: a throwing plan throws to its caller there.
+  if (variant.name !== 'in-memory fake')
+    it.skipIf(variant.skip)('fails only the caller whose reservation broke its batch', async () => {
+      const { swaps, id } = await fresh(1_000n);
+      const user = randomPublicKey();
+      const [before, broken, after] = await Promise.all([
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 10n) }),
+        swaps.reserve({
+          request: request(user),
+          poolIds: [id],
+          plan: () => {
+            throw new Error('a plan that throws');
+          },
+        }),
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 20n) }),
+      ]);
+      expect(broken!.isErr()).toBe(true);
+      expect(u(before!).outAmount).toBe(10n);
+      expect(u(after!).outAmount).toBe(20n);
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(30n);
+    });
 
   it.skipIf(variant.skip)(
     'pages history by keyset as by offset, and keeps its total through every status change',

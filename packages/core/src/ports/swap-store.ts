@@ -211,6 +211,21 @@ export interface SwapStore {
   markNotified(requestId: string, at: Date): ResultAsync<void, DomainError>;
 }
 
+/**
+ * `pool` with `hop`'s output added to the side it pays out of, or null when that would promise
+ * more than the pool holds: the pg store's CHECK constraint, alike in every store.
+ */
+export function reserveHop(pool: PoolRecord, hop: SwapHop): PoolRecord | null {
+  const reservedA = pool.reservedA + (pool.tokenA === hop.outputToken ? hop.outAmount : 0n);
+  const reservedB = pool.reservedB + (pool.tokenB === hop.outputToken ? hop.outAmount : 0n);
+  return reservedA > pool.reserveA || reservedB > pool.reserveB ? null : { ...pool, reservedA, reservedB };
+}
+
+/** The refusal of a reservation beyond what a pool holds, alike in every store. */
+export function overPromisedError(): DomainError {
+  return domainError('INSUFFICIENT_LIQUIDITY', 'the pool cannot promise that much; retry with less');
+}
+
 /** The refusal of one firm quote too many (`reserve` with `maxOpenPerClient`), alike in every store. */
 export function reservationLimitError(max: number): DomainError {
   return domainError(

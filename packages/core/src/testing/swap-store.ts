@@ -2,8 +2,10 @@ import { errAsync, okAsync } from 'neverthrow';
 import { domainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
 import {
+  overPromisedError,
   type PoolRecord,
   reservationLimitError,
+  reserveHop,
   type SwapRequestRecord,
   type SwapStore,
   TERMINAL_SWAP_STATUSES,
@@ -73,18 +75,16 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
       const planned = plan(locked.map((p) => ({ ...p! })));
       if (planned.isErr()) return errAsync(planned.error);
       const { hops, outAmount, minOutAmount, feeAmount, priceImpactPpm } = planned.value;
+      // All or nothing, and never more than a pool holds (the pg store's CHECK constraint).
+      const changed = new Map<string, PoolRecord>();
       for (const hop of hops) {
-        const pool = pools.get(hop.pool);
+        const pool = changed.get(hop.pool) ?? pools.get(hop.pool);
         if (!pool) return errAsync(domainError('INSUFFICIENT_LIQUIDITY', `pool ${hop.pool} is not open`));
-        const outIsA = pool.tokenA === hop.outputToken;
-        pools.set(pool.id, {
-          ...pool,
-          ...(outIsA
-            ? { reservedA: pool.reservedA + hop.outAmount }
-            : { reservedB: pool.reservedB + hop.outAmount }),
-          updatedAt: now(),
-        });
+        const next = reserveHop(pool, hop);
+        if (!next) return errAsync(overPromisedError());
+        changed.set(pool.id, { ...next, updatedAt: now() });
       }
+      for (const pool of changed.values()) pools.set(pool.id, pool);
       const at = now();
       const record: SwapRequestRecord = {
         ...request,

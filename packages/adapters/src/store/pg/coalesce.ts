@@ -50,3 +50,16 @@ export function coalesce<In, Out>(write: BatchWrite<In, Out>, maxBatch: number):
       queueMicrotask(() => void drain());
     });
 }
+
+/**
+ * The fallback of a batch write: each item written on its own, in arrival order (so the first of
+ * two that collide wins, as it would have alone), each answered with its own outcome.
+ */
+export async function oneByOne<In, Out>(
+  items: readonly In[],
+  write: (item: In) => Promise<Out>,
+): Promise<PromiseSettledResult<Out>[]> {
+  const answers: PromiseSettledResult<Out>[] = [];
+  for (const item of items) answers.push(...(await Promise.allSettled([write(item)])));
+  return answers;
+}

@@ -124,6 +124,11 @@ export function toRequest(row: Row): SwapRequestRecord {
   };
 }
 
+/** The `presigned` column: each signer's signature in base64. */
+export function presignedJson(presigned: Readonly<Record<string, Uint8Array>>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(presigned).map(([k, v]) => [k, b64(v)])));
+}
+
 /** The statement parameters of a swap request row: REQUEST_COLUMNS, then `pool_ids`. */
 export function requestParams(r: SwapRequestRecord): unknown[] {
   return [
@@ -145,11 +150,7 @@ export function requestParams(r: SwapRequestRecord): unknown[] {
     r.transactionId ?? r.transaction?.transactionId ?? null,
     r.transaction?.message ?? null,
     r.transaction ? JSON.stringify(r.transaction.signers) : null,
-    r.transaction
-      ? JSON.stringify(
-          Object.fromEntries(Object.entries(r.transaction.presigned).map(([k, v]) => [k, b64(v)])),
-        )
-      : null,
+    r.transaction ? presignedJson(r.transaction.presigned) : null,
     r.transaction?.blockhash ?? null,
     r.transaction?.lastValidBlockHeight.toString() ?? null,
     r.transaction?.feeLamports.toString() ?? null,

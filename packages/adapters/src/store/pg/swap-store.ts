@@ -2,16 +2,24 @@ import {
   type DomainError,
   domainError,
   isDomainError,
+  type NewSwapRequest,
+  overPromisedError,
+  type PoolRecord,
+  type ReservationPlan,
   reservationLimitError,
+  reserveHop,
+  type SwapHop,
   type SwapRequestRecord,
   type SwapStore,
+  type SwapTransaction,
 } from '@token-actions/core';
-import { ResultAsync } from 'neverthrow';
+import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { coalesce, oneByOne } from './coalesce.js';
 import { attempt, storeFailure } from './failure.js';
 import type { SqlClient, SqlExecutor } from './sql.js';
 import {
-  b64,
   POOL_COLUMNS,
+  presignedJson,
   REQUEST_COLUMNS,
   type Row,
   requestParams,
@@ -27,20 +35,289 @@ class PlanRefused extends Error {
   }
 }
 
+type ReserveInput = Parameters<SwapStore['reserve']>[0];
+interface Attachment {
+  readonly requestId: string;
+  readonly transaction: SwapTransaction;
+}
+
+/** Reservations (and attachments) per batch: 31 parameters per inserted row, far below PostgreSQL's 65,535. */
+const MAX_RESERVE_BATCH = 128;
+
+const poolNotOpen = () => domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open');
+
+function reserveError(error: unknown): DomainError {
+  if (error instanceof PlanRefused) return error.domain;
+  if (isDomainError(error)) return error;
+  // A CHECK violation means a reservation would exceed the reserve: refuse, never over-promise.
+  if ((error as { code?: string })?.code === '23514') return overPromisedError();
+  return storeFailure('swaps.reserve')(error);
+}
+
+/** The placeholders of one swap_requests row (REQUEST_COLUMNS, then pool_ids) from `$first`. */
+function requestRowPlaceholders(first: number): string {
+  return `(${Array.from({ length: 31 }, (_, i) => `$${first + i}${REQUEST_JSONB.has(i + 1) ? '::jsonb' : ''}`).join(',')})`;
+}
+
+/** The positions (from 1) of the jsonb columns in a swap_requests row: hops, signers, presigned. */
+const REQUEST_JSONB = new Set([14, 18, 19]);
+
+/**
+ * One client's reservations queue on a transaction-scoped lock, so concurrent quotes each count
+ * the ones committed before them and the cap holds exactly. Several clients lock in id order.
+ */
+async function lockClients(tx: SqlExecutor, clients: readonly string[]): Promise<void> {
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtextextended('swap-client:' || c.id, 0))
+       FROM unnest($1::text[]) WITH ORDINALITY AS c(id, n) ORDER BY c.n`,
+    [clients],
+  );
+}
+
+/** Open (prepared, unexpired) quotes per client; swap_requests_client_open_idx serves it. */
+async function openByClient(
+  tx: SqlExecutor,
+  clients: readonly string[],
+  at: Date,
+): Promise<Map<string, number>> {
+  const open = await tx.query<{ client_id: string; n: string }>(
+    `SELECT client_id, count(*) AS n FROM swap_requests
+      WHERE client_id = ANY($1::text[]) AND status = 'prepared' AND expires_at > $2
+      GROUP BY client_id`,
+    [clients, at],
+  );
+  return new Map(open.rows.map((row) => [row.client_id, Number(row.n)]));
+}
+
+/** The pools a plan's hops touch, with each hop's output added to the side it pays out of. */
+function reservedAfter(
+  book: ReadonlyMap<string, PoolRecord>,
+  hops: readonly SwapHop[],
+): Result<PoolRecord[], DomainError> {
+  const changed = new Map<string, PoolRecord>();
+  for (const hop of hops) {
+    const pool = changed.get(hop.pool) ?? book.get(hop.pool);
+    if (!pool) return err(poolNotOpen());
+    const next = reserveHop(pool, hop);
+    if (!next) return err(overPromisedError());
+    changed.set(hop.pool, next);
+  }
+  return ok([...changed.values()]);
+}
+
+function preparedRecord(request: NewSwapRequest, plan: ReservationPlan, at: Date): SwapRequestRecord {
+  return { ...request, ...plan, hops: [...plan.hops], status: 'prepared', createdAt: at, updatedAt: at };
+}
+
 /**
  * The pool book over the pg dialect. A reservation locks its pools `FOR UPDATE` (in id order, so
  * two routes over the same pools cannot deadlock) and prices on what it reads under the lock, so
  * concurrent quotes on one pool are serialised and none can promise what another already has.
  */
-export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Date } } = {}): SwapStore {
+export function createPgSwapStore(
+  sql: SqlClient,
+  options: {
+    clock?: { now(): Date };
+    /** Concurrent reservations share one transaction (see `reserveMany`); the Node service's setting. */
+    coalescing?: boolean;
+  } = {},
+): SwapStore {
   const now = () => options.clock?.now() ?? new Date();
 
-  const insertRequest = (db: SqlExecutor, r: SwapRequestRecord) =>
-    db.query(
-      `INSERT INTO swap_requests (${REQUEST_COLUMNS}, pool_ids)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14::jsonb,$15,$16,$17,$18::jsonb,$19::jsonb,$20,$21,$22,$23,$24,$25,$26,$27,$28,$29,$30,$31)`,
-      requestParams(r),
+  /** The statement text and parameters that insert request rows, many at once, from `$first`. */
+  const insertRequestsSql = (records: readonly SwapRequestRecord[], first = 1) => {
+    const params: unknown[] = [];
+    const rows = records.map((r) => {
+      const row = requestRowPlaceholders(first + params.length);
+      params.push(...requestParams(r));
+      return row;
+    });
+    return {
+      text: `INSERT INTO swap_requests (${REQUEST_COLUMNS}, pool_ids) VALUES ${rows.join(', ')}`,
+      params,
+    };
+  };
+  const insertRequest = (db: SqlExecutor, r: SwapRequestRecord) => {
+    const { text, params } = insertRequestsSql([r]);
+    return db.query(text, params);
+  };
+
+  /**
+   * Reservations in one transaction (one, or several that arrived together): the clients' locks and
+   * the pools' row locks are taken once, each reservation is planned in arrival order against the
+   * book as the ones before it left it (in memory, exactly as it would have read it after their
+   * commits), and one statement writes the pools and inserts the requests. A refused plan fails
+   * only its own reservation. Four round trips besides BEGIN and COMMIT at most: lock the clients,
+   * lock the pools and count the clients' open quotes, write.
+   */
+  const reserveInOne = (inputs: readonly ReserveInput[]) =>
+    sql.transaction(async (tx): Promise<PromiseSettledResult<SwapRequestRecord>[]> => {
+      const capped = [
+        ...new Set(inputs.filter((i) => i.maxOpenPerClient !== undefined).map((i) => i.request.clientId)),
+      ].sort();
+      // The counts are read after the clients' locks are held, so every quote committed by a
+      // reservation of the same client before them is counted.
+      if (capped.length > 0) await lockClients(tx, capped);
+      const ids = [...new Set(inputs.flatMap((i) => i.poolIds))].sort();
+      const locked = await tx.query<Row & { open: Record<string, number> | null }>(
+        `SELECT ${POOL_COLUMNS},
+                (SELECT json_object_agg(c.client_id, c.n) FROM (
+                   SELECT client_id, count(*) AS n FROM swap_requests
+                    WHERE client_id = ANY($2::text[]) AND status = 'prepared' AND expires_at > $3
+                    GROUP BY client_id) c) AS open
+           FROM pools WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE OF pools`,
+        [ids, capped, now()],
+      );
+      const book = new Map(locked.rows.map((row) => [String(row.id), toPool(row)]));
+      const counted =
+        locked.rows.length > 0 || capped.length === 0
+          ? Object.entries(locked.rows[0]?.open ?? {}).map(([client, n]) => [client, Number(n)] as const)
+          : await openByClient(tx, capped, now());
+      const open = new Map<string, number>(counted);
+      const at = now();
+      const answers: PromiseSettledResult<SwapRequestRecord>[] = [];
+      const records: SwapRequestRecord[] = [];
+      const refuse = (error: DomainError) =>
+        answers.push({ status: 'rejected', reason: new PlanRefused(error) });
+      for (const { request, poolIds, plan, maxOpenPerClient } of inputs) {
+        if (maxOpenPerClient !== undefined && (open.get(request.clientId) ?? 0) >= maxOpenPerClient) {
+          refuse(reservationLimitError(maxOpenPerClient));
+          continue;
+        }
+        const mine = [...new Set(poolIds)].sort().map((id) => book.get(id));
+        if (!mine.every((pool) => pool !== undefined)) {
+          refuse(poolNotOpen());
+          continue;
+        }
+        const planned = plan(mine);
+        if (planned.isErr()) {
+          refuse(planned.error);
+          continue;
+        }
+        const after = reservedAfter(book, planned.value.hops);
+        if (after.isErr()) {
+          refuse(after.error);
+          continue;
+        }
+        for (const pool of after.value) book.set(pool.id, pool);
+        const record = preparedRecord(request, planned.value, at);
+        records.push(record);
+        answers.push({ status: 'fulfilled', value: record });
+        if (request.expiresAt > at) open.set(request.clientId, (open.get(request.clientId) ?? 0) + 1);
+      }
+      if (records.length > 0) {
+        // The pools are locked: their reserved sides are written as planned, absolutely.
+        const moved = [...new Set(records.flatMap((r) => r.hops.map((h) => h.pool)))].map(
+          (id) => book.get(id)!,
+        );
+        const insert = insertRequestsSql(records, 5);
+        await tx.query(
+          `WITH moved AS (
+             UPDATE pools p SET reserved_a = n.reserved_a, reserved_b = n.reserved_b, updated_at = $4
+               FROM unnest($1::text[], $2::numeric[], $3::numeric[]) AS n(id, reserved_a, reserved_b)
+              WHERE p.id = n.id)
+           ${insert.text}`,
+          [
+            moved.map((pool) => pool.id),
+            moved.map((pool) => pool.reservedA.toString()),
+            moved.map((pool) => pool.reservedB.toString()),
+            at,
+            ...insert.params,
+          ],
+        );
+      }
+      return answers;
+    });
+
+  /** One reservation on its own: its transaction's answer, or what broke it. */
+  const reserveOne = async (input: ReserveInput): Promise<SwapRequestRecord> => {
+    const [answer] = await reserveInOne([input]);
+    if (answer!.status === 'rejected') throw answer!.reason;
+    return answer!.value;
+  };
+
+  /**
+   * Concurrent reservations together (group commit, like the transaction inserts). A batch that
+   * fails as a whole (a lost connection, a constraint, a plan that throws) is retried one by one,
+   * so each caller gets its own answer.
+   */
+  const reserveMany = async (
+    inputs: readonly ReserveInput[],
+  ): Promise<PromiseSettledResult<SwapRequestRecord>[]> => {
+    if (inputs.length > 1) {
+      try {
+        return await reserveInOne(inputs);
+      } catch {
+        // Retried below.
+      }
+    }
+    return oneByOne(inputs, reserveOne);
+  };
+  const reserveCoalesced = options.coalescing ? coalesce(reserveMany, MAX_RESERVE_BATCH) : undefined;
+
+  /**
+   * Sets the transactions of `prepared` requests that have none yet, many in one statement; the
+   * answer says, in order, which were set. Request ids must be distinct.
+   */
+  const attachMany = async (items: readonly Attachment[]): Promise<boolean[]> => {
+    const params: unknown[] = [];
+    const rows = items.map(({ requestId, transaction: t }) => {
+      const first = params.length + 1;
+      params.push(
+        requestId,
+        t.transactionId ?? null,
+        t.message,
+        JSON.stringify(t.signers),
+        presignedJson(t.presigned),
+        t.blockhash,
+        t.lastValidBlockHeight.toString(),
+        t.feeLamports.toString(),
+        t.computeUnitLimit,
+        t.computeUnitPrice.toString(),
+      );
+      const p = (i: number, type: string) => `$${first + i}::${type}`;
+      return `(${[
+        p(0, 'text'),
+        p(1, 'text'),
+        p(2, 'bytea'),
+        p(3, 'jsonb'),
+        p(4, 'jsonb'),
+        p(5, 'text'),
+        p(6, 'numeric'),
+        p(7, 'numeric'),
+        p(8, 'integer'),
+        p(9, 'numeric'),
+      ].join(', ')})`;
+    });
+    params.push(now());
+    const set = await sql.query<{ request_id: string }>(
+      `UPDATE swap_requests s SET transaction_id = v.transaction_id, message = v.message, signers = v.signers,
+         presigned = v.presigned, blockhash = v.blockhash, last_valid_block_height = v.last_valid_block_height,
+         fee_lamports = v.fee_lamports, compute_unit_limit = v.compute_unit_limit,
+         compute_unit_price = v.compute_unit_price, updated_at = $${params.length}
+         FROM (VALUES ${rows.join(', ')}) AS v(request_id, transaction_id, message, signers, presigned,
+           blockhash, last_valid_block_height, fee_lamports, compute_unit_limit, compute_unit_price)
+        WHERE s.request_id = v.request_id AND s.status = 'prepared' AND s.message IS NULL
+        RETURNING s.request_id`,
+      params,
     );
+    const attached = new Set(set.rows.map((row) => row.request_id));
+    return items.map((item) => attached.has(item.requestId));
+  };
+  const attachOne = async (item: Attachment) => (await attachMany([item]))[0]!;
+  /** Concurrent attachments as one statement; a batch naming one request twice goes one by one. */
+  const attachBatch = async (items: readonly Attachment[]): Promise<PromiseSettledResult<boolean>[]> => {
+    const distinct = new Set(items.map((item) => item.requestId)).size === items.length;
+    if (items.length > 1 && distinct) {
+      try {
+        return (await attachMany(items)).map((value) => ({ status: 'fulfilled', value }));
+      } catch {
+        // One bad row fails the statement: retried one by one below, so it fails only its caller.
+      }
+    }
+    return oneByOne(items, attachOne);
+  };
+  const attachCoalesced = options.coalescing ? coalesce(attachBatch, MAX_RESERVE_BATCH) : undefined;
 
   const getRequest = (db: SqlExecutor, id: string) =>
     db
@@ -84,70 +361,8 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
       );
     },
 
-    reserve({ request, poolIds, plan, maxOpenPerClient }) {
-      return ResultAsync.fromPromise(
-        sql.transaction(async (tx) => {
-          if (maxOpenPerClient !== undefined) {
-            // One client's reservations queue on a transaction-scoped lock, so N concurrent quotes
-            // each count the ones committed before them and the cap holds exactly.
-            await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('swap-client:' || $1, 0))", [
-              request.clientId,
-            ]);
-            // swap_requests_client_open_idx: counts this client's open quotes, nothing else.
-            const open = await tx.query<{ n: string }>(
-              `SELECT count(*) AS n FROM swap_requests
-                WHERE client_id = $1 AND status = 'prepared' AND expires_at > $2`,
-              [request.clientId, now()],
-            );
-            if (Number(open.rows[0]?.n ?? 0) >= maxOpenPerClient) {
-              throw new PlanRefused(reservationLimitError(maxOpenPerClient));
-            }
-          }
-          const ids = [...new Set(poolIds)].sort();
-          const locked = await tx.query<Row>(
-            `SELECT ${POOL_COLUMNS} FROM pools WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
-            [ids],
-          );
-          if (locked.rows.length !== ids.length) {
-            throw new PlanRefused(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
-          }
-          const planned = plan(locked.rows.map(toPool));
-          if (planned.isErr()) throw new PlanRefused(planned.error);
-          const at = now();
-          for (const hop of planned.value.hops) {
-            await tx.query(
-              `UPDATE pools SET
-                 reserved_a = reserved_a + CASE WHEN token_a = $2 THEN $3::numeric ELSE 0 END,
-                 reserved_b = reserved_b + CASE WHEN token_b = $2 THEN $3::numeric ELSE 0 END,
-                 updated_at = $4
-               WHERE id = $1`,
-              [hop.pool, hop.outputToken, hop.outAmount.toString(), at],
-            );
-          }
-          const record: SwapRequestRecord = {
-            ...request,
-            ...planned.value,
-            hops: [...planned.value.hops],
-            status: 'prepared',
-            createdAt: at,
-            updatedAt: at,
-          };
-          await insertRequest(tx, record);
-          return record;
-        }),
-        (error) => {
-          if (error instanceof PlanRefused) return error.domain;
-          if (isDomainError(error)) return error;
-          // A CHECK violation means a reservation would exceed the reserve: refuse, never over-promise.
-          if ((error as { code?: string })?.code === '23514') {
-            return domainError(
-              'INSUFFICIENT_LIQUIDITY',
-              'the pool cannot promise that much; retry with less',
-            );
-          }
-          return storeFailure('swaps.reserve')(error);
-        },
-      );
+    reserve(input) {
+      return ResultAsync.fromPromise((reserveCoalesced ?? reserveOne)(input), reserveError);
     },
 
     insertExternal(request) {
@@ -157,29 +372,10 @@ export function createPgSwapStore(sql: SqlClient, options: { clock?: { now(): Da
       });
     },
 
-    attachTransaction(requestId, t) {
-      return attempt('swaps.attachTransaction', async () => {
-        const r = await sql.query(
-          `UPDATE swap_requests SET transaction_id = $2, message = $3, signers = $4::jsonb, presigned = $5::jsonb,
-             blockhash = $6, last_valid_block_height = $7, fee_lamports = $8, compute_unit_limit = $9,
-             compute_unit_price = $10, updated_at = $11
-           WHERE request_id = $1 AND status = 'prepared' AND message IS NULL RETURNING 1`,
-          [
-            requestId,
-            t.transactionId ?? null,
-            t.message,
-            JSON.stringify(t.signers),
-            JSON.stringify(Object.fromEntries(Object.entries(t.presigned).map(([k, v]) => [k, b64(v)]))),
-            t.blockhash,
-            t.lastValidBlockHeight.toString(),
-            t.feeLamports.toString(),
-            t.computeUnitLimit,
-            t.computeUnitPrice.toString(),
-            now(),
-          ],
-        );
-        return r.rows.length > 0;
-      });
+    attachTransaction(requestId, transaction) {
+      return attempt('swaps.attachTransaction', () =>
+        (attachCoalesced ?? attachOne)({ requestId, transaction }),
+      );
     },
 
     get(requestId) {

@@ -10,7 +10,7 @@ import {
   type TxStatus,
 } from '@token-actions/core';
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
-import { coalesce } from '../coalesce.js';
+import { coalesce, oneByOne } from '../coalesce.js';
 import { attempt } from '../failure.js';
 import type { SqlExecutor } from '../sql.js';
 import {
@@ -134,12 +134,7 @@ export function createPgTransactions(
     });
     if (records.length === 1 || collides) {
       // Nothing to gain, or collisions to settle in arrival order: the one-row path, one by one.
-      const answers: PromiseSettledResult<Inserted>[] = [];
-      for (const record of records) {
-        const [answer] = await Promise.allSettled([insertOne(record)]);
-        answers.push(answer!);
-      }
-      return answers;
+      return oneByOne(records, (record) => insertOne(record));
     }
     const params: unknown[] = [];
     const rows = records.map((record) => {
