@@ -88,26 +88,28 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
       'RateLimit-Policy': `"${policy}";q=${limit};w=${WINDOW_MS / 1000}`,
       RateLimit: `"${policy}";r=${decision.remaining};t=${resetSec}`,
     };
-    for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
-
     if (!decision.allowed) {
       return errorB(
         c,
         429,
         'RATE_LIMITED',
         `rate limit of ${limit} requests a minute reached; retry in ${resetSec} s`,
-        { 'Retry-After': String(resetSec) },
+        { ...rateHeaders, 'Retry-After': String(resetSec) },
       );
     }
     if (tokenProblem) {
       return errorB(c, 401, 'INVALID_TOKEN', tokenProblem, {
+        ...rateHeaders,
         'WWW-Authenticate': challenge({ error: 'invalid_token', error_description: tokenProblem }),
       });
     }
     if (principal) c.set('principal', principal);
     await next();
-    // Whatever answered below (a handler, the error handler, a 404) carries the headers too.
-    for (const [name, value] of Object.entries(rateHeaders)) c.res.headers.set(name, value);
+    // Whatever answered below (a handler, the error handler, a 404) carries the headers, set on
+    // its own response once it exists (not before: Hono would build every answer around them).
+    const headers = c.res.headers;
+    headers.set('RateLimit-Policy', rateHeaders['RateLimit-Policy']);
+    headers.set('RateLimit', rateHeaders.RateLimit);
   };
 
   function requireScope(scope: OAuthScope): MiddlewareHandler<InterfaceBEnv> {

@@ -23,6 +23,11 @@ describe('interface B guard: bearer tokens (RFC 6750)', () => {
     expect(unknown.status).toBe(401);
     expect(unknown.headers.get('www-authenticate')).toContain('error="invalid_token"');
     expect(unknown.body.code).toBe('INVALID_TOKEN');
+    // Every answer reports the limit, the guard's own refusals too.
+    for (const refused of [missing, unknown]) {
+      expect(refused.headers.get('ratelimit-policy')).toBe('"address";q=20;w=60');
+      expect(refused.headers.get('ratelimit')).toMatch(/^"address";r=1[89];t=\d+$/);
+    }
 
     const malformed = await h.fetch(`${h.issuer}/v1/project/swap`, {
       headers: { authorization: 'Bearer a b c' },

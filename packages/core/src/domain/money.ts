@@ -58,9 +58,11 @@ export function parseAmount(
 /** Formats base units as a decimal string without trailing zeros ("1.5", "2"). */
 export function formatAmount(units: bigint, decimals: number): string {
   const negative = units < 0n;
-  const abs = negative ? -units : units;
-  const scale = 10n ** BigInt(decimals);
-  const whole = abs / scale;
-  const fraction = (abs % scale).toString().padStart(decimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
+  // On the digits, not by bigint division: every quote renders a dozen amounts.
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const wholeEnd = digits.length - decimals;
+  let end = digits.length;
+  while (end > wholeEnd && digits.charCodeAt(end - 1) === 48 /* '0' */) end--;
+  const whole = digits.slice(0, wholeEnd);
+  return `${negative ? '-' : ''}${whole}${end > wholeEnd ? `.${digits.slice(wholeEnd, end)}` : ''}`;
 }

@@ -101,13 +101,13 @@ export function amounts<Name extends string>(
   currencies: Currencies,
   fields: Record<Name, { units: bigint; code: string }>,
 ): Record<Name | `${Name}Decimal`, string> {
-  const entries = (Object.entries(fields) as [Name, { units: bigint; code: string }][]).flatMap(
-    ([name, { units, code }]) => [
-      [name, units.toString()],
-      [`${name}Decimal`, formatAmount(units, currencies.byCode(code)?.decimals ?? 0)],
-    ],
-  );
-  return Object.fromEntries(entries) as Record<Name | `${Name}Decimal`, string>;
+  const out: Record<string, string> = {};
+  for (const name in fields) {
+    const { units, code } = fields[name];
+    out[name] = units.toString();
+    out[`${name}Decimal`] = formatAmount(units, currencies.byCode(code)?.decimals ?? 0);
+  }
+  return out as Record<Name | `${Name}Decimal`, string>;
 }
 
 export function hopView(currencies: Currencies, hop: SwapHop) {
@@ -152,7 +152,28 @@ export function quoteView(
   };
 }
 
+/**
+ * Views of history records, by record. A record is never changed in place (a status change is a
+ * new record), and the pool cache hands every quote the same page until the pool changes, so the
+ * history a quote carries is rendered once per change instead of once per request.
+ */
+const swapViews = new WeakMap<Currencies, WeakMap<SwapRequestRecord, ReturnType<typeof renderSwap>>>();
+
 export function swapView(currencies: Currencies, r: SwapRequestRecord) {
+  let views = swapViews.get(currencies);
+  if (!views) {
+    views = new WeakMap();
+    swapViews.set(currencies, views);
+  }
+  let view = views.get(r);
+  if (!view) {
+    view = renderSwap(currencies, r);
+    views.set(r, view);
+  }
+  return view;
+}
+
+function renderSwap(currencies: Currencies, r: SwapRequestRecord) {
   return {
     requestId: r.requestId,
     source: r.source,
