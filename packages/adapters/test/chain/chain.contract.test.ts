@@ -22,6 +22,19 @@ interface Harness {
   advance(slots: number): void;
   fund(owner: PublicKey, lamports: bigint): void;
   close(): void;
+  /** Simulations the chain has run so far (the localnet's, whoever asked for them). */
+  simulations?(): number;
+}
+
+/** Counts the localnet's simulations, the in-process adapter's and those its JSON-RPC serves. */
+function countSimulations(localnet: Awaited<ReturnType<typeof createLocalnet>>): () => number {
+  let count = 0;
+  const simulate = localnet.simulateWire.bind(localnet);
+  localnet.simulateWire = (...args) => {
+    count++;
+    return simulate(...args);
+  };
+  return () => count;
 }
 
 const harnesses: [string, () => Promise<Harness>][] = [
@@ -47,6 +60,7 @@ const harnesses: [string, () => Promise<Harness>][] = [
         blockhashValiditySlots: VALIDITY,
       });
       return {
+        simulations: countSimulations(localnet),
         chain: createInProcessChain(localnet),
         currencies: localnet.currencies,
         advance: (n) => localnet.tick(n),
@@ -68,6 +82,7 @@ const harnesses: [string, () => Promise<Harness>][] = [
       // No blockhash cache: the tests move the chain between prepares.
       const chain = createRpcChain({ rpcUrl: rpc.url, cluster: 'localnet', currencies, blockhashCacheMs: 0 });
       return {
+        simulations: countSimulations(localnet),
         chain,
         currencies,
         advance: (n) => localnet.tick(n),
@@ -81,7 +96,7 @@ const harnesses: [string, () => Promise<Harness>][] = [
   ],
 ];
 
-describe.each(harnesses)('ChainPort contract: %s', (_name, make) => {
+describe.each(harnesses)('ChainPort contract: %s', (name, make) => {
   let h: Harness;
   let chain: ChainPort;
   let payer: TestKey;
@@ -230,6 +245,75 @@ describe.each(harnesses)('ChainPort contract: %s', (_name, make) => {
     );
     expect(feeless._unsafeUnwrapErr().code).toBe('INSUFFICIENT_FUNDS');
   });
+
+  // The in-process adapter sizes a SOL transfer of a shape it has simulated from that simulation,
+  // when its accounts show it certainly executes. Over JSON-RPC every prepare simulates (the
+  // contract's other tests hold it to the same answers); the fake chain never simulates.
+  if (name === 'in-process chain on the localnet')
+    it('prepares SOL transfers of a simulated shape without simulating them, and they land', async () => {
+      const native = h.currencies.native;
+      const simulated = async <T>(prepare: () => PromiseLike<T>) => {
+        const before = h.simulations!();
+        const out = await prepare();
+        return { out, simulations: h.simulations!() - before };
+      };
+      const sender = newKey();
+      h.fund(sender.address, 5n * SOL);
+      const first = await prepareTransfer(native, sender, newKey().address, SOL);
+      const recipient = newKey();
+      const second = await simulated(() =>
+        prepareTransfer(native, sender, recipient.address, 2n * SOL, 5_000n),
+      );
+      expect(second.simulations).toBe(0);
+      // Sized as the first (each prepare nudges its limit so that no two compile alike).
+      expect(Math.abs(second.out.computeUnitLimit - first.computeUnitLimit)).toBeLessThan(10_000);
+      expect(second.out.feeLamports).toBe(
+        10_000n + (5_000n * BigInt(second.out.computeUnitLimit) + 999_999n) / 1_000_000n,
+      );
+      const payerBefore = await balance(payer.address, native);
+      const id = await send(second.out, [payer, sender]);
+      expect((await status(id))?.error).toBeUndefined();
+      expect(await balance(recipient.address, native)).toBe(2n * SOL);
+      expect(await balance(sender.address, native)).toBe(3n * SOL);
+      expect(await balance(payer.address, native)).toBe(payerBefore - second.out.feeLamports);
+
+      // What might not execute is simulated, so the error is the chain's own.
+      const transfer = (from: TestKey, to: PublicKey, amount: bigint, feePayer = payer.address) =>
+        chain.prepare(
+          { kind: 'transfer', currency: native, from: from.address, to, amount },
+          { feePayer, computeUnitPrice: 0n },
+        );
+      const tooMuch = await simulated(() => transfer(sender, newKey().address, 4n * SOL));
+      expect(tooMuch.simulations).toBe(1);
+      expect(tooMuch.out._unsafeUnwrapErr().code).toBe('INSUFFICIENT_FUNDS');
+      const noFee = await simulated(() => transfer(sender, newKey().address, SOL, newKey().address));
+      expect(noFee.simulations).toBe(1);
+      expect(noFee.out._unsafeUnwrapErr().code).toBe('INSUFFICIENT_FUNDS');
+      // Below the rent-exempt minimum, to an account that does not exist yet.
+      const dust = await simulated(() => transfer(sender, newKey().address, 1_000n));
+      expect(dust.simulations).toBe(1);
+      expect(dust.out.isErr()).toBe(true);
+      // Leaving the sender neither empty nor rent-exempt.
+      const almostAll = await simulated(() => transfer(sender, newKey().address, 3n * SOL - 1_000n));
+      expect(almostAll.simulations).toBe(1);
+      expect(almostAll.out.isErr()).toBe(true);
+      // Everything the sender holds, to an account that exists: certain, so not simulated.
+      const all = await simulated(() => transfer(sender, recipient.address, 3n * SOL));
+      expect(all.simulations).toBe(0);
+      await send(all.out._unsafeUnwrap(), [payer, sender]);
+      expect(await balance(sender.address, native)).toBe(0n);
+      expect(await balance(recipient.address, native)).toBe(5n * SOL);
+    });
+
+  if (name === 'rpc chain on the localnet JSON-RPC')
+    it('simulates every SOL transfer it prepares, however often its shape was simulated', async () => {
+      const sender = newKey();
+      h.fund(sender.address, 5n * SOL);
+      await prepareTransfer(h.currencies.native, sender, newKey().address, SOL);
+      const before = h.simulations!();
+      await prepareTransfer(h.currencies.native, sender, newKey().address, SOL);
+      expect(h.simulations!() - before).toBe(1);
+    });
 
   it('records a transaction that lands but fails, with its error', async () => {
     const currency = h.currencies.stable;

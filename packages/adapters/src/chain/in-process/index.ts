@@ -68,6 +68,9 @@ export function createInProcessChain(localnet: LocalnetEngine): ChainPort {
       };
     },
     rentExemption: (space) => localnet.minimumBalance(space),
+    // The localnet's blockhash is always its current one, and its accounts are read in memory: a
+    // SOL transfer of a shape already simulated is sized without executing it a second time.
+    knownUnits: new Map(),
   };
 
   const nftOwner = (mint: Web3PublicKey): PublicKey | undefined =>

@@ -38,7 +38,9 @@ export function rpcPrepareReads({ config, connection }: RpcContext): PrepareRead
     blockhash,
     account: async (address) => {
       const account = await connection.getAccountInfo(address, 'processed');
-      return account ? { owner: account.owner.toBase58(), data: account.data } : null;
+      return account
+        ? { lamports: BigInt(account.lamports), owner: account.owner.toBase58(), data: account.data }
+        : null;
     },
     simulate: async (message, _signatures, feePayer) => {
       const transaction = new VersionedTransaction(VersionedMessage.deserialize(message));
@@ -56,5 +58,8 @@ export function rpcPrepareReads({ config, connection }: RpcContext): PrepareRead
       };
     },
     rentExemption: standardRentExemption,
+    // No `knownUnits`: over JSON-RPC every transaction is simulated. Its accounts would cost a round
+    // trip as the simulation does, and only the simulation tells a cached blockhash the node no
+    // longer knows.
   };
 }

@@ -99,12 +99,21 @@ export interface BuiltIntent {
   readonly mint?: Web3PublicKey;
   /** Lamports the fee payer itself moves (a SOL transfer it sends), beyond fees. */
   readonly feePayerSpend: bigint;
+  /** When every instruction is a SOL transfer: what each moves, in order. Such a transaction costs
+   * the same compute units whoever sends it and whatever it moves. */
+  readonly solMoves?: readonly SolMove[];
   /** For SPL transfers: where the sender's tokens are, so the adapter can check the balance first. */
   readonly tokenSource?: {
     readonly account: Web3PublicKey;
     readonly amount: bigint;
     readonly currency: Currency;
   };
+}
+
+export interface SolMove {
+  readonly from: Web3PublicKey;
+  readonly to: Web3PublicKey;
+  readonly lamports: bigint;
 }
 
 function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome<BuiltIntent> {
@@ -117,6 +126,7 @@ function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome
             instructions: solTransfer(from, to, amount),
             localSigners: [],
             feePayerSpend: from.equals(feePayer) ? amount : 0n,
+            solMoves: [{ from, to, lamports: amount }],
           });
         }
         if (
@@ -195,13 +205,15 @@ function buildTransfers(intent: TransfersIntent, feePayer: Web3PublicKey): Outco
   }
   const instructions: TransactionInstruction[] = [];
   let feePayerSpend = 0n;
+  let solMoves: SolMove[] | undefined = [];
   for (const leg of intent.legs) {
     const built = buildTransfer({ kind: 'transfer', ...leg }, feePayer);
     if (built.isErr()) return err(built.error);
     instructions.push(...built.value.instructions);
     feePayerSpend += built.value.feePayerSpend;
+    solMoves = built.value.solMoves && solMoves ? [...solMoves, ...built.value.solMoves] : undefined;
   }
-  return ok({ instructions, localSigners: [], feePayerSpend });
+  return ok({ instructions, localSigners: [], feePayerSpend, ...(solMoves ? { solMoves } : {}) });
 }
 
 export function buildIntent(
