@@ -156,8 +156,8 @@ export async function prepareTransaction(
     if (held < source.amount) return err(insufficientTokens(source, (intent as { from: string }).from, held));
   }
 
-  // A shape of known cost that certainly executes needs no simulation (no execution, and over
-  // JSON-RPC no round trip): sized from the units its shape was simulated at.
+  // A shape of known cost that certainly executes needs no simulation (one execution fewer): it is
+  // sized from the units its shape was simulated at. Adapters without `knownUnits` always simulate.
   const shape = reads.knownUnits && fixedShape(built);
   const units = shape === undefined ? undefined : reads.knownUnits!.get(shape);
   if (units !== undefined) {
