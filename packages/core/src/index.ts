@@ -198,7 +198,7 @@ export {
   type PoolRecord,
   type ReservationPlan,
   reservationLimitError,
-  reserveHop,
+  reserveHops,
   SWAP_SOURCES,
   SWAP_STATUSES,
   type SwapHistoryPage,

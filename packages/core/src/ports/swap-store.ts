@@ -1,4 +1,4 @@
-import type { Result, ResultAsync } from 'neverthrow';
+import { err, ok, type Result, type ResultAsync } from 'neverthrow';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import { type DomainError, domainError } from '../errors.js';
 
@@ -212,13 +212,25 @@ export interface SwapStore {
 }
 
 /**
- * `pool` with `hop`'s output added to the side it pays out of, or null when that would promise
- * more than the pool holds: the pg store's CHECK constraint, alike in every store.
+ * The pools a plan's hops touch, each with its hops' outputs added to the side they pay out of;
+ * refused (all or nothing) when a hop names a pool not in `pools`, or when that would promise more
+ * than a pool holds: the pg store's CHECK constraint, alike in every store.
  */
-export function reserveHop(pool: PoolRecord, hop: SwapHop): PoolRecord | null {
-  const reservedA = pool.reservedA + (pool.tokenA === hop.outputToken ? hop.outAmount : 0n);
-  const reservedB = pool.reservedB + (pool.tokenB === hop.outputToken ? hop.outAmount : 0n);
-  return reservedA > pool.reserveA || reservedB > pool.reserveB ? null : { ...pool, reservedA, reservedB };
+export function reserveHops(
+  pools: ReadonlyMap<string, PoolRecord>,
+  hops: readonly SwapHop[],
+  notOpen: (poolId: string) => DomainError,
+): Result<PoolRecord[], DomainError> {
+  const changed = new Map<string, PoolRecord>();
+  for (const hop of hops) {
+    const pool = changed.get(hop.pool) ?? pools.get(hop.pool);
+    if (!pool) return err(notOpen(hop.pool));
+    const reservedA = pool.reservedA + (pool.tokenA === hop.outputToken ? hop.outAmount : 0n);
+    const reservedB = pool.reservedB + (pool.tokenB === hop.outputToken ? hop.outAmount : 0n);
+    if (reservedA > pool.reserveA || reservedB > pool.reserveB) return err(overPromisedError());
+    changed.set(hop.pool, { ...pool, reservedA, reservedB });
+  }
+  return ok([...changed.values()]);
 }
 
 /** The refusal of a reservation beyond what a pool holds, alike in every store. */

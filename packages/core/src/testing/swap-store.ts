@@ -2,10 +2,9 @@ import { errAsync, okAsync } from 'neverthrow';
 import { domainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
 import {
-  overPromisedError,
   type PoolRecord,
   reservationLimitError,
-  reserveHop,
+  reserveHops,
   type SwapRequestRecord,
   type SwapStore,
   TERMINAL_SWAP_STATUSES,
@@ -76,15 +75,11 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
       if (planned.isErr()) return errAsync(planned.error);
       const { hops, outAmount, minOutAmount, feeAmount, priceImpactPpm } = planned.value;
       // All or nothing, and never more than a pool holds (the pg store's CHECK constraint).
-      const changed = new Map<string, PoolRecord>();
-      for (const hop of hops) {
-        const pool = changed.get(hop.pool) ?? pools.get(hop.pool);
-        if (!pool) return errAsync(domainError('INSUFFICIENT_LIQUIDITY', `pool ${hop.pool} is not open`));
-        const next = reserveHop(pool, hop);
-        if (!next) return errAsync(overPromisedError());
-        changed.set(pool.id, { ...next, updatedAt: now() });
-      }
-      for (const pool of changed.values()) pools.set(pool.id, pool);
+      const after = reserveHops(pools, hops, (id) =>
+        domainError('INSUFFICIENT_LIQUIDITY', `pool ${id} is not open`),
+      );
+      if (after.isErr()) return errAsync(after.error);
+      for (const pool of after.value) pools.set(pool.id, { ...pool, updatedAt: now() });
       const at = now();
       const record: SwapRequestRecord = {
         ...request,

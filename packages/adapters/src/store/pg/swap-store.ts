@@ -7,13 +7,12 @@ import {
   type PoolRecord,
   type ReservationPlan,
   reservationLimitError,
-  reserveHop,
-  type SwapHop,
+  reserveHops,
   type SwapRequestRecord,
   type SwapStore,
   type SwapTransaction,
 } from '@token-actions/core';
-import { err, ok, type Result, ResultAsync } from 'neverthrow';
+import { ResultAsync } from 'neverthrow';
 import { coalesce, oneByOne } from './coalesce.js';
 import { attempt, storeFailure } from './failure.js';
 import type { SqlClient, SqlExecutor } from './sql.js';
@@ -87,22 +86,6 @@ async function openByClient(
     [clients, at],
   );
   return new Map(open.rows.map((row) => [row.client_id, Number(row.n)]));
-}
-
-/** The pools a plan's hops touch, with each hop's output added to the side it pays out of. */
-function reservedAfter(
-  book: ReadonlyMap<string, PoolRecord>,
-  hops: readonly SwapHop[],
-): Result<PoolRecord[], DomainError> {
-  const changed = new Map<string, PoolRecord>();
-  for (const hop of hops) {
-    const pool = changed.get(hop.pool) ?? book.get(hop.pool);
-    if (!pool) return err(poolNotOpen());
-    const next = reserveHop(pool, hop);
-    if (!next) return err(overPromisedError());
-    changed.set(hop.pool, next);
-  }
-  return ok([...changed.values()]);
 }
 
 function preparedRecord(request: NewSwapRequest, plan: ReservationPlan, at: Date): SwapRequestRecord {
@@ -194,7 +177,7 @@ export function createPgSwapStore(
           refuse(planned.error);
           continue;
         }
-        const after = reservedAfter(book, planned.value.hops);
+        const after = reserveHops(book, planned.value.hops, poolNotOpen);
         if (after.isErr()) {
           refuse(after.error);
           continue;
