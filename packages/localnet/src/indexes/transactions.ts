@@ -38,19 +38,27 @@ export function memoOf(message: ParsedMessage): string | null {
   return memos.length > 0 ? memos.join('; ') : null;
 }
 
-function push<K>(map: Map<K, IndexedTransaction[]>, key: K, entry: IndexedTransaction) {
-  const list = map.get(key);
-  if (list) list.push(entry);
-  else map.set(key, [entry]);
+/** One key's transactions, oldest first, with the key itself (so dropping them needs no copy of it). */
+interface Listing<K> {
+  readonly key: K;
+  readonly entries: IndexedTransaction[];
 }
 
-function dropFirst<K>(map: Map<K, IndexedTransaction[]>, key: K, signature: string) {
-  const list = map.get(key);
-  if (!list) return;
+function listingOf<K>(map: Map<K, Listing<K>>, key: K): Listing<K> {
+  let listing = map.get(key);
+  if (!listing) {
+    listing = { key, entries: [] };
+    map.set(key, listing);
+  }
+  return listing;
+}
+
+function dropFirst<K>(map: Map<K, Listing<K>>, listing: Listing<K>, signature: string) {
+  const list = listing.entries;
   // Entries leave oldest first, so the one to drop leads its list.
   const at = list[0]?.signature === signature ? 0 : list.findIndex((e) => e.signature === signature);
   if (at >= 0) list.splice(at, 1);
-  if (list.length === 0) map.delete(key);
+  if (list.length === 0 && map.get(listing.key) === listing) map.delete(listing.key);
 }
 
 /** The first position in `list` (ascending seq) whose seq is at least `seq`. */
@@ -72,10 +80,15 @@ function lowerBound(list: readonly IndexedTransaction[], seq: number): number {
  * Rebuilt from the journal at start-up, and trimmed with the ledger's history.
  */
 export class TransactionIndex {
-  private readonly byAddress = new Map<string, IndexedTransaction[]>();
-  private readonly bySlot = new Map<bigint, IndexedTransaction[]>();
-  /** Insertion order is landing order: the oldest entry comes first. */
-  private readonly bySignature = new Map<string, { entry: IndexedTransaction; addresses: string[] }>();
+  private readonly byAddress = new Map<string, Listing<string>>();
+  private readonly bySlot = new Map<bigint, Listing<bigint>>();
+  /** Insertion order is landing order: the oldest entry comes first. Each entry keeps the listings
+   * it is in, not copies of its addresses: the index holds up to `historySize` transactions, and
+   * the same few addresses (a treasury, the System program) appear in most of them. */
+  private readonly bySignature = new Map<
+    string,
+    { entry: IndexedTransaction; listings: Listing<string>[]; slot: Listing<bigint> }
+  >();
   private nextSeq = 0;
 
   get size(): number {
@@ -84,20 +97,34 @@ export class TransactionIndex {
 
   add(fields: Omit<IndexedTransaction, 'seq'>, addresses: readonly string[]): void {
     if (this.bySignature.has(fields.signature)) return;
-    const entry: IndexedTransaction = { ...fields, seq: this.nextSeq++ };
-    const unique = [...new Set(addresses)];
-    for (const address of unique) push(this.byAddress, address, entry);
-    push(this.bySlot, entry.slot, entry);
-    this.bySignature.set(entry.signature, { entry, addresses: unique });
+    // Every field named, not `{ ...fields, seq }`: on Node 20's V8 a spread followed by another
+    // property gives each object a hidden class of its own, and the index keeps them all.
+    const entry: IndexedTransaction = {
+      signature: fields.signature,
+      slot: fields.slot,
+      seq: this.nextSeq++,
+      err: fields.err,
+      memo: fields.memo,
+      blockTime: fields.blockTime,
+    };
+    const listings: Listing<string>[] = [];
+    for (const address of new Set(addresses)) {
+      const listing = listingOf(this.byAddress, address);
+      listing.entries.push(entry);
+      listings.push(listing);
+    }
+    const slot = listingOf(this.bySlot, entry.slot);
+    slot.entries.push(entry);
+    this.bySignature.set(entry.signature, { entry, listings, slot });
   }
 
   /** Forgets the oldest entries while there are more than `max` of them and the ledger forgot them too. */
   trim(max: number, stillKnown: (signature: string) => boolean): void {
-    for (const [signature, { entry, addresses }] of this.bySignature) {
+    for (const [signature, { listings, slot }] of this.bySignature) {
       if (this.bySignature.size <= max || stillKnown(signature)) return;
       this.bySignature.delete(signature);
-      for (const address of addresses) dropFirst(this.byAddress, address, signature);
-      dropFirst(this.bySlot, entry.slot, signature);
+      for (const listing of listings) dropFirst(this.byAddress, listing, signature);
+      dropFirst(this.bySlot, slot, signature);
     }
   }
 
@@ -107,7 +134,7 @@ export class TransactionIndex {
 
   /** Newest first, as getSignaturesForAddress pages. */
   forAddress(address: string, query: AddressQuery): IndexedTransaction[] {
-    const list = this.byAddress.get(address);
+    const list = this.byAddress.get(address)?.entries;
     if (!list || query.limit <= 0) return [];
     let end = list.length;
     if (query.before !== undefined) {
@@ -128,6 +155,6 @@ export class TransactionIndex {
 
   /** The transactions of one slot, in the order they landed. */
   inSlot(slot: bigint): readonly IndexedTransaction[] {
-    return this.bySlot.get(slot) ?? [];
+    return this.bySlot.get(slot)?.entries ?? [];
   }
 }
