@@ -1,8 +1,10 @@
+import { boundHeapGrowth } from '@token-actions/runtime';
 import { parseConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { startServer } from './server.js';
 
 async function main() {
+  boundHeapGrowth();
   let config: ReturnType<typeof parseConfig>;
   try {
     config = parseConfig(process.env);

@@ -1,5 +1,5 @@
 import { createPgOAuthStore } from '@token-actions/adapters';
-import { composeCore, composeSwaps, parseEnv, startLoops } from '@token-actions/runtime';
+import { boundHeapGrowth, composeCore, composeSwaps, parseEnv, startLoops } from '@token-actions/runtime';
 import { pino } from 'pino';
 import { type WorkerConfig, WorkerConfigSchema } from './config.js';
 
@@ -10,6 +10,7 @@ import { type WorkerConfig, WorkerConfigSchema } from './config.js';
  * these loops in-process instead, because one process owns the in-process chain.
  */
 async function main() {
+  boundHeapGrowth();
   let config: WorkerConfig;
   try {
     config = parseEnv(WorkerConfigSchema, process.env);

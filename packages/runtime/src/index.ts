@@ -21,6 +21,7 @@ export {
 export { type CoreComposition, composeCore, randomIds, unwrapOrThrow } from './core.js';
 export { wireCore } from './core-deps.js';
 export { chooseDatabase, type DatabaseChoice, openDatabase } from './database.js';
+export { boundHeapGrowth, HEAP_GROWING_PERCENT } from './heap.js';
 export { loadMasterKey } from './keys.js';
 export type { RuntimeLogger } from './logger.js';
 export { createLoopPass, type LoopOptions, type RunningLoops, runLoopsOnce, startLoops } from './loops.js';
