@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { startLoops } from '@token-actions/runtime';
+import { finalityWaitMs, startLoops } from '@token-actions/runtime';
 import { resolveAdminToken } from './admin/token.js';
 import { createApp } from './app.js';
 import { compose } from './compose.js';
@@ -115,6 +115,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const loops = config.RUN_WORKER
     ? startLoops(deps, {
         intervalMs: config.WORKER_INTERVAL_MS,
+        finalityWaitMs: finalityWaitMs(config),
         logger,
         swaps: composition.swaps.deps,
         webhookEndpoints: composition.swaps.webhookEndpoints,

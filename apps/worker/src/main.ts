@@ -1,5 +1,12 @@
 import { createPgOAuthStore } from '@token-actions/adapters';
-import { boundHeapGrowth, composeCore, composeSwaps, parseEnv, startLoops } from '@token-actions/runtime';
+import {
+  boundHeapGrowth,
+  composeCore,
+  composeSwaps,
+  finalityWaitMs,
+  parseEnv,
+  startLoops,
+} from '@token-actions/runtime';
 import { pino } from 'pino';
 import { type WorkerConfig, WorkerConfigSchema } from './config.js';
 
@@ -31,6 +38,7 @@ async function main() {
   });
   const loops = startLoops(core.deps, {
     intervalMs: config.WORKER_INTERVAL_MS,
+    finalityWaitMs: finalityWaitMs(config),
     logger,
     workerId,
     swaps: swaps.deps,

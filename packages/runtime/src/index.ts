@@ -24,5 +24,12 @@ export { chooseDatabase, type DatabaseChoice, openDatabase } from './database.js
 export { boundHeapGrowth, HEAP_GROWING_PERCENT } from './heap.js';
 export { loadMasterKey } from './keys.js';
 export type { RuntimeLogger } from './logger.js';
-export { createLoopPass, type LoopOptions, type RunningLoops, runLoopsOnce, startLoops } from './loops.js';
+export {
+  createLoopPass,
+  finalityWaitMs,
+  type LoopOptions,
+  type RunningLoops,
+  runLoopsOnce,
+  startLoops,
+} from './loops.js';
 export { composeSwaps, type SwapComposition } from './swaps.js';

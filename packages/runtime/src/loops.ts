@@ -24,6 +24,21 @@ export interface LoopOptions {
   readonly swaps?: SwapDeps;
   /** With `swaps`: tenants' endpoints, whose transactions' status changes each pass queues. */
   readonly webhookEndpoints?: WebhookEndpointStore;
+  /** A confirmed transaction is not polled again for this long (`finalityWaitMs(config)`). */
+  readonly finalityWaitMs?: number;
+}
+
+/**
+ * How long after a transaction is seen confirmed it cannot be final yet: it was confirmed at
+ * least one slot after it landed and is final `FINALITY_DEPTH_SLOTS` after, so about
+ * (depth - 1) slots; three quarters of that, as slots run late or early. 9.3 s at the defaults
+ * (32 slots of 400 ms, as on mainnet).
+ */
+export function finalityWaitMs(config: {
+  readonly SLOT_INTERVAL_MS: number;
+  readonly FINALITY_DEPTH_SLOTS: number;
+}): number {
+  return Math.floor(((config.FINALITY_DEPTH_SLOTS - 1) * config.SLOT_INTERVAL_MS * 3) / 4);
 }
 
 export interface RunningLoops {
@@ -52,6 +67,7 @@ export function createLoopPass(deps: ActionDeps, options: PassOptions): () => Pr
     const tracked = await trackingPass(deps, {
       owner: workerId,
       leaseMs: Math.max(10_000, options.intervalMs * 10),
+      ...(options.finalityWaitMs ? { finalityWaitMs: options.finalityWaitMs } : {}),
     });
     if (tracked.isErr()) options.logger.warn({ code: tracked.error.code }, 'tracking pass failed');
     const escrows = await settleExpiredEscrows(deps);

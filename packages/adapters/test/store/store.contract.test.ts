@@ -566,6 +566,45 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         expect(d).toHaveLength(9);
       });
 
+      it('claims a confirmed transaction only if it was confirmed by the time given (confirmedBy)', async () => {
+        const at = clock.now().getTime();
+        const early = txRecord({
+          status: 'confirmed',
+          createdAt: new Date(at),
+          updatedAt: new Date(at - 10_000),
+        });
+        const recent = txRecord({
+          status: 'confirmed',
+          createdAt: new Date(at + 1),
+          updatedAt: new Date(at),
+        });
+        const pending = txRecord({
+          status: 'pending',
+          createdAt: new Date(at + 2),
+          updatedAt: new Date(at - 60_000),
+        });
+        const processed = txRecord({
+          status: 'processed',
+          createdAt: new Date(at + 3),
+          updatedAt: new Date(at),
+        });
+        for (const r of [early, recent, pending, processed]) await store.transactions.insert(r);
+        const ids = async (owner: string, confirmedBy?: Date) =>
+          (await store.transactions.claimUnsettled(owner, 10, 30_000, undefined, confirmedBy))
+            ._unsafeUnwrap()
+            .map((r) => r.id);
+
+        // Pending and processed ones are claimed whenever they were updated; a confirmed one only
+        // if confirmed by then. The one left out is not leased: another worker takes it at once.
+        expect(await ids('w', new Date(at - 1))).toEqual([early.id, pending.id, processed.id]);
+        expect(await ids('v')).toEqual([recent.id]);
+        clock.advance(30_001);
+        expect(await ids('x', new Date(at - 10_001))).toEqual([pending.id, processed.id]);
+        clock.advance(30_001);
+        // The time given is inclusive.
+        expect(await ids('y', new Date(at))).toEqual([early.id, recent.id, pending.id, processed.id]);
+      });
+
       it('claims in chunks: each claim after a cursor starts where the last one ended', async () => {
         // Two share each creation time, so the cursor's id decides within one millisecond; ids
         // differ only in case, which compares byte-wise whatever the database's collation.

@@ -120,12 +120,16 @@ export interface TransactionStore {
    * leases are claimed again, and renewed only once half of `leaseMs` has run. With `after`, only
    * transactions that come after it in that order (created later, or at the same time with a greater
    * id): a pass walks the unsettled ones in chunks, each claim starting where the last one ended.
+   * With `confirmedBy`, a `confirmed` transaction is claimed only if it was confirmed (last
+   * updated) at or before that time: one confirmed later cannot be final yet, so polling it would
+   * only read it again.
    */
   claimUnsettled(
     owner: string,
     limit: number,
     leaseMs: number,
     after?: UnsettledCursor,
+    confirmedBy?: Date,
   ): ResultAsync<readonly TransactionRecord[], DomainError>;
   countByKind?(kind: TransactionKind): ResultAsync<number, DomainError>;
 }

@@ -137,11 +137,14 @@ export function createInMemoryStore(
           .map(copyTx);
         return okAsync(rows);
       },
-      claimUnsettled(owner, limit, leaseMs, after) {
+      claimUnsettled(owner, limit, leaseMs, after, confirmedBy) {
         const at = now().getTime();
         const rows = [...transactions.values()]
           .filter((r) => !TERMINAL_STATUSES.has(r.status))
           .filter((r) => !after || oldestFirst(r, after) > 0)
+          .filter(
+            (r) => !confirmedBy || r.status !== 'confirmed' || r.updatedAt.getTime() <= confirmedBy.getTime(),
+          )
           .filter((r) => {
             const lease = leases.get(r.id);
             return !lease || lease.owner === owner || lease.until <= at;

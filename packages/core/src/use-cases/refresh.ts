@@ -143,6 +143,13 @@ export interface TrackingPassOptions {
   readonly chunk?: number;
   /** How long a claimed transaction stays this worker's; longer than one pass. */
   readonly leaseMs?: number;
+  /**
+   * How long after a transaction was seen confirmed it cannot be final yet (a little less than the
+   * chain's finality depth in slots, times its slot time). Until then the pass leaves it alone:
+   * most unsettled transactions are confirmed ones waiting out those slots, and reading each of
+   * them every pass was most of a pass's work. 0 (the default) polls every one every pass.
+   */
+  readonly finalityWaitMs?: number;
 }
 
 /** Transactions one tracking pass reconciles at most. */
@@ -167,12 +174,21 @@ export function trackingPass(
   const limit = Math.max(0, options.limit ?? TRACKING_PASS_LIMIT);
   const chunk = Math.max(1, Math.min(limit, options.chunk ?? TRACKING_CHUNK));
   const leaseMs = options.leaseMs ?? 30_000;
+  const finalityWaitMs = Math.max(0, options.finalityWaitMs ?? 0);
   return safeTry(async function* () {
     const total = { claimed: 0, rebroadcast: 0, moved: 0 };
+    const confirmedBy =
+      finalityWaitMs > 0 ? new Date(deps.clock.now().getTime() - finalityWaitMs) : undefined;
     let after: UnsettledCursor | undefined;
     while (total.claimed < limit) {
       const wanted = Math.min(chunk, limit - total.claimed);
-      const claimed = yield* deps.store.transactions.claimUnsettled(options.owner, wanted, leaseMs, after);
+      const claimed = yield* deps.store.transactions.claimUnsettled(
+        options.owner,
+        wanted,
+        leaseMs,
+        after,
+        confirmedBy,
+      );
       if (claimed.length === 0) break;
       const { height, records } = yield* reconcile(deps, claimed);
       total.rebroadcast += yield* resendUnseen(deps, records, height);

@@ -409,6 +409,42 @@ describe('tracking pass', () => {
     expect(capped.claimed).toBe(6);
   });
 
+  it('leaves a confirmed transaction alone until it could be final (finalityWaitMs)', async () => {
+    const t = await setup();
+    const { transactionId } = (
+      await donate(
+        t.deps,
+        { currency: 'SOL', account: t.sender, amount: '0.25', priority: 'Low' },
+        AS_DEFAULT,
+      )
+    )._unsafeUnwrap();
+    const options = { owner: 'w', finalityWaitMs: 9_300 };
+    t.chain.advance(1);
+    expect((await trackingPass(t.deps, options))._unsafeUnwrap()).toMatchObject({ claimed: 1, moved: 1 });
+    expect(t.store.transactionEvents(transactionId as Signature).map((e) => e.to)).toEqual(['confirmed']);
+
+    // Final on the chain already, but confirmed less than 9.3 s ago: not read again. A pending
+    // transaction is read every pass.
+    t.chain.advance(40);
+    t.clock.advance(9_000);
+    const other = (
+      await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '0.5', priority: 'Low' }, AS_DEFAULT)
+    )._unsafeUnwrap();
+    expect((await trackingPass(t.deps, options))._unsafeUnwrap()).toMatchObject({ claimed: 1, moved: 1 });
+    expect(t.store.transactionEvents(transactionId as Signature).map((e) => e.to)).toEqual(['confirmed']);
+    expect(t.store.transactionEvents(other.transactionId as Signature).map((e) => e.to)).toEqual([
+      'processed',
+    ]);
+
+    // Once the wait has run, the confirmed one is read and moves on.
+    t.clock.advance(301);
+    expect((await trackingPass(t.deps, options))._unsafeUnwrap()).toMatchObject({ claimed: 2, moved: 1 });
+    expect(t.store.transactionEvents(transactionId as Signature).map((e) => e.to)).toEqual([
+      'confirmed',
+      'finalized',
+    ]);
+  });
+
   it('re-sends only what the chain has not seen, inside its blockhash window', async () => {
     const t = await setup();
     const landed = (

@@ -270,7 +270,7 @@ export function createPgTransactions(
       });
     },
 
-    claimUnsettled(owner, limit, leaseMs, after) {
+    claimUnsettled(owner, limit, leaseMs, after, confirmedBy) {
       return attempt('transactions.claimUnsettled', async () => {
         // SKIP LOCKED lets concurrent workers pass over rows another is claiming right now; the
         // lease then keeps them off those rows until it runs out. An owner's own lease is renewed
@@ -284,6 +284,7 @@ export function createPgTransactions(
                FROM transactions
               WHERE status IN ('pending', 'processed', 'confirmed')
                 AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
+                AND ($7::timestamptz IS NULL OR status <> 'confirmed' OR updated_at <= $7::timestamptz)
                 AND ($5::timestamptz IS NULL
                      OR created_at > $5::timestamptz
                      OR (created_at = $5::timestamptz AND id COLLATE "C" > $6::text))
@@ -306,6 +307,7 @@ export function createPgTransactions(
             now(),
             after?.createdAt.toISOString() ?? null,
             after?.id ?? null,
+            confirmedBy ?? null,
           ],
         );
         return result.rows
