@@ -196,4 +196,28 @@ describe('interface A webhook endpoints', () => {
       queued: 0,
     });
   });
+
+  it('works through more changes than one page in one call, up to its page cap', async () => {
+    const { deps, store, webhooks, clock } = setup();
+    await createWebhookEndpoint(deps, { tenant: ACME, url: 'https://hooks.example.com/a' });
+    const records = Array.from({ length: 7 }, () => pending(ACME, clock.now()));
+    for (const r of records) await store.transactions.insert(r);
+    for (const r of records) await store.transactions.transition(r.id, 'pending', 'confirmed');
+
+    // Pages of 3: two full ones, then a short one ends the call.
+    expect(
+      (await publishTransactionEvents({ ...deps, maxAttempts: 4 }, { limit: 3 }))._unsafeUnwrap(),
+    ).toEqual({ events: 7, queued: 7 });
+    expect(webhooks.list()).toHaveLength(7);
+
+    // A cap of one page leaves the rest to the next call, oldest first.
+    for (const r of records) await store.transactions.transition(r.id, 'confirmed', 'finalized');
+    expect(
+      (await publishTransactionEvents({ ...deps, maxAttempts: 4 }, { limit: 3, pages: 1 }))._unsafeUnwrap(),
+    ).toEqual({ events: 3, queued: 3 });
+    expect(
+      (await publishTransactionEvents({ ...deps, maxAttempts: 4 }, { limit: 3, pages: 5 }))._unsafeUnwrap(),
+    ).toEqual({ events: 4, queued: 4 });
+    expect(webhooks.list()).toHaveLength(14);
+  });
 });
