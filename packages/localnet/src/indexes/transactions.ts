@@ -58,7 +58,8 @@ function dropFirst<K>(map: Map<K, Listing<K>>, listing: Listing<K>, signature: s
   // Entries leave oldest first, so the one to drop leads its list.
   const at = list[0]?.signature === signature ? 0 : list.findIndex((e) => e.signature === signature);
   if (at >= 0) list.splice(at, 1);
-  if (list.length === 0 && map.get(listing.key) === listing) map.delete(listing.key);
+  // Only an entry of this listing refers to it, so none is left once it is empty.
+  if (list.length === 0) map.delete(listing.key);
 }
 
 /** The first position in `list` (ascending seq) whose seq is at least `seq`. */
