@@ -44,7 +44,7 @@ export function createApp(services: AppServices) {
     for (const path of BROWSER_PATHS) app.use(path, cors);
     app.route('/', createOAuthRoutes(oauthDeps(services.interfaceB)));
     registerOAuthDocs(app.openAPIRegistry);
-    app.route('/', createInterfaceB(services.interfaceB));
+    app.route('/', createInterfaceB(services.interfaceB, services.maxBodyBytes));
   }
   mountActions(app, services);
   app.route('/', createInterfaceA(services));

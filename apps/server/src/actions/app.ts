@@ -13,9 +13,9 @@ import {
   toBase64,
 } from '@token-actions/core';
 import { type Context, Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { limitBody } from '../http/body-limit.js';
 import { DomainHttpError, statusOf } from '../http/errors.js';
 import { unwrap } from '../http/respond.js';
 import type { Logger } from '../logger.js';
@@ -104,7 +104,7 @@ export function createActionsApp(options: ActionsAppOptions): Hono {
     }),
   );
 
-  const limitBody = bodyLimit({
+  const limitPost = limitBody({
     maxSize: MAX_POST_BYTES,
     onError: (c) => actionError(c, 413, `request body exceeds ${MAX_POST_BYTES} bytes`),
   });
@@ -112,7 +112,7 @@ export function createActionsApp(options: ActionsAppOptions): Hono {
   for (const descriptor of catalog) {
     const path = `${ACTIONS_PREFIX}/${descriptor.path}`;
     app.get(path, (c) => c.json(metadataOf(c, descriptor, path)));
-    app.post(path, limitBody, async (c) => {
+    app.post(path, limitPost, async (c) => {
       const refused = await overLimit(c);
       if (refused) return refused;
       const body = await readJson(c);

@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AdminDeps } from '@token-actions/core';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from '../http/body-limit.js';
 import type { WebhookEndpointServices } from '../routes/webhook-endpoints.js';
 import { registerApiKeyRoutes } from './api-keys.js';
 import { adminGuard } from './guard.js';
@@ -32,7 +32,7 @@ export function createAdminApp(services: AdminServices): AdminApp {
   app.onError(adminErrorHandler(services.logger));
   app.use(
     '/v1/admin/*',
-    bodyLimit({
+    limitBody({
       maxSize: 16 * 1024,
       onError: (c) =>
         errorAdmin(c, 413, 'INVALID_INPUT', 'request body exceeds 16384 bytes', { connection: 'close' }),

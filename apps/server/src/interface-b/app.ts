@@ -1,8 +1,10 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import { limitBody } from '../http/body-limit.js';
 import { rejectDuplicateJsonKeys } from '../http/json-duplicates.js';
 import type { InterfaceBGuard } from './guard.js';
 import {
   type ErrorLogger,
+  errorB,
   type InterfaceBEnv,
   interfaceBErrorHandler,
   interfaceBHook,
@@ -17,13 +19,16 @@ export type InterfaceBApp = OpenAPIHono<InterfaceBEnv>;
 export interface InterfaceBAppOptions {
   readonly guard: InterfaceBGuard;
   readonly logger: ErrorLogger;
+  /** Request bodies over this answer 413 (`MAX_BODY_BYTES`, as on interface A). */
+  readonly maxBodyBytes: number;
   /** Default: INTERFACE_B_PREFIXES. */
   readonly prefixes?: readonly string[];
 }
 
 /**
  * Interface B as a sub-app with its one error pipeline: the guard in front of every path under its
- * prefixes, one validation hook, one error handler and a 404 of its own, all rendered by `errorB`.
+ * prefixes, then the body limit (after the guard, so a 413 reports the rate limit like every answer,
+ * and a request without a valid token is refused before its body is looked at), one validation hook, one error handler and a 404 of its own, all rendered by `errorB`.
  * `register` adds the routes; the 404 is added after them so it only answers what they do not.
  */
 export function createInterfaceBApp(
@@ -35,6 +40,15 @@ export function createInterfaceBApp(
   app.onError(interfaceBErrorHandler(options.logger));
   // `/prefix/*` also matches the bare prefix, so the guard counts each request once.
   for (const prefix of prefixes) app.use(`${prefix}/*`, options.guard.rateLimit);
+  const limit = limitBody<InterfaceBEnv>({
+    maxSize: options.maxBodyBytes,
+    // The rest of an oversized body is never read, so the connection cannot carry another request.
+    onError: (c) =>
+      errorB(c, 413, 'INVALID_INPUT', `request body exceeds ${options.maxBodyBytes} bytes`, {
+        connection: 'close',
+      }),
+  });
+  for (const prefix of prefixes) app.use(`${prefix}/*`, limit);
   for (const prefix of prefixes) app.use(`${prefix}/*`, rejectDuplicateJsonKeys);
   register(app);
   for (const prefix of prefixes) app.all(`${prefix}/*`, notFoundB);

@@ -15,7 +15,7 @@ function build() {
     limits: { perClientPerMinute: 10, perAddressPerMinute: 7 },
   });
   const app = createInterfaceBApp(
-    { guard, logger: { error: (_fields, message) => logged.push(message) } },
+    { guard, logger: { error: (_fields, message) => logged.push(message) }, maxBodyBytes: 1024 },
     (b) => {
       b.get('/v1/swap/store-down', () =>
         unwrap(

@@ -12,7 +12,7 @@ import {
   type RateLimiterPort,
 } from '@token-actions/core';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { limitBody } from '../http/body-limit.js';
 import { registerAuthorizeRoutes } from './authorize-routes.js';
 import { createOAuthRenderer, type OAuthRenderer } from './render.js';
 import { registerTokenRoutes } from './token-routes.js';
@@ -100,7 +100,7 @@ export function createOAuthRoutes(deps: OAuthRoutesDeps): Hono {
   const app = new Hono();
   app.use(
     '/oauth/*',
-    bodyLimit({
+    limitBody({
       maxSize: 64 * 1024,
       onError: (c) =>
         render.json(c, oauthError('invalid_request', 'request body too large', { refusal: { status: 413 } })),

@@ -85,6 +85,66 @@ describe('duplicate JSON object keys answer 400', () => {
   });
 });
 
+/** A body sent in chunks, without Content-Length: the limit has to count it as it streams. */
+const chunked = (text: string, chunkSize = 4096) => {
+  const bytes = new TextEncoder().encode(text);
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + chunkSize));
+      at += chunkSize;
+    },
+  });
+};
+
+const send = async (path: string, bearer: string, body: string | ReadableStream<Uint8Array>) => {
+  const res = await fetch(`${h.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body,
+    ...(typeof body === 'string' ? {} : { duplex: 'half' }),
+  } as RequestInit);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, json: JSON.parse(text) as Record<string, unknown> };
+};
+
+describe('request bodies over MAX_BODY_BYTES (64 KiB) answer 413', () => {
+  const oversized = JSON.stringify({ tokenPair: 'SOL-USDC', amount: '0.1', pad: 'x'.repeat(70_000) });
+
+  it('interface B: 413 INVALID_INPUT with rateLimit, announced by Content-Length or sent in chunks', async () => {
+    for (const body of [oversized, chunked(oversized)]) {
+      const res = await send('/v1/project/swap', token.accessToken, body);
+      expect(res.status).toBe(413);
+      expect(res.json).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'request body exceeds 65536 bytes',
+        rateLimit: expect.objectContaining({ limit: 100000 }),
+      });
+      expect(res.headers.get('ratelimit')).toMatch(/^"client";r=\d+;t=\d+$/);
+    }
+  });
+
+  it('interface B: a request without a valid token is refused 401 before its body is looked at', async () => {
+    const res = await send('/v1/project/swap', 'not-a-token', oversized);
+    expect(res.status).toBe(401);
+  });
+
+  it('interface A: a chunked body over the limit is refused; one under it is read and served', async () => {
+    const before = await solBalance(account);
+    const big = JSON.stringify({ account, amount: '0.000001', priority: 'Low', pad: 'x'.repeat(70_000) });
+    const refused = await send('/v1/api/donate/sol', h.apiKey, chunked(big));
+    expect(refused.status).toBe(413);
+    expect(refused.json).toEqual({ message: 'request body exceeds 65536 bytes' });
+    expect(await solBalance(account)).toBe(before);
+    const small = JSON.stringify({ account, amount: '0.000002', priority: 'Low' });
+    const served = await send('/v1/api/donate/sol', h.apiKey, chunked(small, 7));
+    expect(served.status).toBe(200);
+    expect(served.json.transactionId).toEqual(expect.any(String));
+    expect(BigInt(await solBalance(account))).toBeLessThanOrEqual(BigInt(before) - 2000n);
+  });
+});
+
 describe('NFT metadata uri', () => {
   it.each([
     'javascript:alert(1)',

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { every } from 'hono/combine';
 import { apiKeyAuth } from '../../http/auth.js';
+import { limitBody } from '../../http/body-limit.js';
 import { idempotency } from '../../http/idempotency.js';
 import { rejectDuplicateJsonKeys } from '../../http/json-duplicates.js';
 import {
@@ -28,15 +28,15 @@ export function createInterfaceA(services: AppServices): InterfaceAApp {
   const app: InterfaceAApp = new OpenAPIHono<InterfaceAEnv>({ defaultHook: interfaceAHook });
   app.onError(interfaceAErrorHandler(services.logger));
 
-  const limitBody = bodyLimit({
-    maxSize: services.maxBodyBytes,
-    // The rest of an oversized body is never read, so the connection cannot carry another request.
-    onError: (c) =>
-      errorA(c, 413, `request body exceeds ${services.maxBodyBytes} bytes`, { connection: 'close' }),
-  });
-  // Only requests that can carry a body are limited: the limiter reads the raw request, which on
-  // Node makes the adapter build a full Request for every GET too (a quarter of the read path's CPU).
-  app.use('/v1/api/*', (c, next) => (isRead(c) ? next() : limitBody(c, next)));
+  app.use(
+    '/v1/api/*',
+    limitBody({
+      maxSize: services.maxBodyBytes,
+      // The rest of an oversized body is never read, so the connection cannot carry another request.
+      onError: (c) =>
+        errorA(c, 413, `request body exceeds ${services.maxBodyBytes} bytes`, { connection: 'close' }),
+    }),
+  );
   app.use(
     '/v1/api/*',
     apiKeyAuth(deps.store, () => deps.clock.now()),

@@ -23,15 +23,18 @@ export interface InterfaceBServices {
   readonly swaps?: SwapComposition;
 }
 
-/** Interface B: the bearer + rate-limit guard in front of its prefixes, and the swap and webhook routes. */
-export function createInterfaceB(services: InterfaceBServices): InterfaceBApp {
+/**
+ * Interface B: the bearer + rate-limit guard in front of its prefixes, bodies up to `maxBodyBytes`,
+ * and the swap and webhook routes.
+ */
+export function createInterfaceB(services: InterfaceBServices, maxBodyBytes: number): InterfaceBApp {
   const guard = createInterfaceBGuard({
     store: services.oauthStore,
     rateLimiter: services.rateLimiter,
     clock: services.clock,
     limits: services.limits,
   });
-  return createInterfaceBApp({ guard, logger: services.logger }, (app) => {
+  return createInterfaceBApp({ guard, logger: services.logger, maxBodyBytes }, (app) => {
     const { swaps } = services;
     if (!swaps) return;
     app.openAPIRegistry.registerComponent('securitySchemes', 'oauth2', {
