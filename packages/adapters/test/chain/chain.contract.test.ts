@@ -1,3 +1,5 @@
+import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
+import { PublicKey as Web3PublicKey } from '@solana/web3.js';
 import {
   type ChainPort,
   type Currencies,
@@ -10,6 +12,7 @@ import { createFakeChain } from '@token-actions/core/testing';
 import { createLocalnet, startLocalnetRpc } from '@token-actions/localnet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessChain, createRpcChain, discoverRpcCurrencies } from '../../src/chain/index.js';
+import { associatedTokenAccount } from '../../src/chain/shared/instructions.js';
 import { newKey, signPrepared, type TestKey } from './keys.js';
 
 const SOL = 1_000_000_000n;
@@ -303,6 +306,106 @@ describe.each(harnesses)('ChainPort contract: %s', (name, make) => {
       await send(all.out._unsafeUnwrap(), [payer, sender]);
       expect(await balance(sender.address, native)).toBe(0n);
       expect(await balance(recipient.address, native)).toBe(5n * SOL);
+    });
+
+  // The same for token transfers of the original SPL Token program, alone or with SOL (a swap),
+  // by shape: the recipient's token account there or made here, and the bump of its address.
+  if (name === 'in-process chain on the localnet')
+    it('prepares token transfers and swaps of a simulated shape without simulating them, and they land', async () => {
+      const usdc = h.currencies.stable;
+      const native = h.currencies.native;
+      const mint = new Web3PublicKey(usdc.mint!);
+      const bumpOf = (owner: PublicKey) =>
+        associatedTokenAccount(mint, new Web3PublicKey(owner), TOKEN_PROGRAM_ID).bump;
+      const walletWithBump = (bump: number) => {
+        for (;;) {
+          const key = newKey();
+          if (bumpOf(key.address) === bump) return key;
+        }
+      };
+      const simulated = async <T>(prepare: () => PromiseLike<T>) => {
+        const before = h.simulations!();
+        const out = await prepare();
+        return { out, simulations: h.simulations!() - before };
+      };
+      const sender = walletWithBump(255);
+      h.fund(sender.address, SOL);
+      (await chain.airdrop(sender.address, usdc, 1_000_000n))._unsafeUnwrap();
+
+      // To wallets without a token account: once the shape was simulated (here, or by a test
+      // before: the adapter keeps what it learnt), the next is not.
+      const [a, b] = [walletWithBump(255), walletWithBump(255)];
+      const first = await simulated(() => prepareTransfer(usdc, sender, a.address, 100_000n));
+      const second = await simulated(() => prepareTransfer(usdc, sender, b.address, 200_000n));
+      expect(second.simulations).toBe(0);
+      expect(Math.abs(second.out.computeUnitLimit - first.out.computeUnitLimit)).toBeLessThan(10_000);
+      for (const prepared of [first.out, second.out]) {
+        expect((await status(await send(prepared, [payer, sender])))?.error).toBeUndefined();
+      }
+      expect(await balance(a.address, usdc)).toBe(100_000n);
+      expect(await balance(b.address, usdc)).toBe(200_000n);
+      // To token accounts that exist: a shape of its own.
+      const third = await simulated(() => prepareTransfer(usdc, sender, a.address, 1n));
+      const fourth = await simulated(() => prepareTransfer(usdc, sender, b.address, 2n));
+      expect(fourth.simulations).toBe(0);
+      for (const prepared of [third.out, fourth.out]) {
+        expect((await status(await send(prepared, [payer, sender])))?.error).toBeUndefined();
+      }
+      expect(await balance(a.address, usdc)).toBe(100_001n);
+      expect(await balance(b.address, usdc)).toBe(200_002n);
+      expect(await balance(sender.address, usdc)).toBe(699_997n);
+
+      // What might not execute is simulated: a fee payer that can pay the fee but not the new
+      // account's rent.
+      const poor = newKey();
+      h.fund(poor.address, 1_000_000n);
+      const unpaid = await simulated(() =>
+        chain.prepare(
+          {
+            kind: 'transfer',
+            currency: usdc,
+            from: sender.address,
+            to: walletWithBump(255).address,
+            amount: 5n,
+          },
+          { feePayer: poor.address, computeUnitPrice: 0n },
+        ),
+      );
+      expect(unpaid.simulations).toBe(1);
+      expect(unpaid.out.isErr()).toBe(true);
+
+      // A swap: the user's SOL to a vault, the vault's tokens to the user, the vault paying the fee.
+      const vault = newKey();
+      h.fund(vault.address, 10n * SOL);
+      (await chain.airdrop(vault.address, usdc, 50_000_000n))._unsafeUnwrap();
+      const swap = (user: TestKey, lamports: bigint, units: bigint) =>
+        simulated(async () =>
+          (
+            await chain.prepare(
+              {
+                kind: 'transfers',
+                legs: [
+                  { currency: native, from: user.address, to: vault.address, amount: lamports },
+                  { currency: usdc, from: vault.address, to: user.address, amount: units },
+                ],
+              },
+              { feePayer: vault.address, computeUnitPrice: 1_000n },
+            )
+          )._unsafeUnwrap(),
+        );
+      const users = [walletWithBump(255), walletWithBump(255)];
+      for (const user of users) h.fund(user.address, SOL);
+      const swaps = [
+        await swap(users[0]!, SOL / 10n, 1_000_000n),
+        await swap(users[1]!, SOL / 5n, 2_000_000n),
+      ];
+      expect(swaps[1]!.simulations).toBe(0);
+      for (const [i, user] of users.entries()) {
+        expect((await status(await send(swaps[i]!.out, [vault, user])))?.error).toBeUndefined();
+      }
+      expect(await balance(users[0]!.address, native)).toBe(SOL - SOL / 10n);
+      expect(await balance(users[1]!.address, usdc)).toBe(2_000_000n);
+      expect(await balance(vault.address, usdc)).toBe(47_000_000n);
     });
 
   if (name === 'rpc chain on the localnet JSON-RPC')

@@ -51,7 +51,7 @@ export function createInProcessChain(localnet: LocalnetEngine): ChainPort {
   let prepareCount = 0;
   const reads: PrepareReads = {
     blockhash: () => localnet.latestBlockhash(),
-    account: async (address) => localnet.account(address.toBase58()),
+    account: async (address) => localnet.account(address),
     simulate: async (message, signatures, feePayer) => {
       const unsigned = assembleTransaction(
         message,

@@ -1,4 +1,4 @@
-import { VersionedMessage, VersionedTransaction } from '@solana/web3.js';
+import { VersionedMessage, VersionedTransaction, PublicKey as Web3PublicKey } from '@solana/web3.js';
 import type { TransactionErrorJson } from '@token-actions/core';
 import { standardRentExemption } from '../shared/intents.js';
 import type { IssuedBlockhash, PrepareReads } from '../shared/prepare.js';
@@ -37,7 +37,7 @@ export function rpcPrepareReads({ config, connection }: RpcContext): PrepareRead
   return {
     blockhash,
     account: async (address) => {
-      const account = await connection.getAccountInfo(address, 'processed');
+      const account = await connection.getAccountInfo(new Web3PublicKey(address), 'processed');
       return account
         ? { lamports: BigInt(account.lamports), owner: account.owner.toBase58(), data: account.data }
         : null;

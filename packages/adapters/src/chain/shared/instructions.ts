@@ -1,4 +1,5 @@
 import {
+  ASSOCIATED_TOKEN_PROGRAM_ID,
   AuthorityType,
   createAssociatedTokenAccountIdempotentInstruction,
   createInitializeMetadataPointerInstruction,
@@ -7,7 +8,6 @@ import {
   createSetAuthorityInstruction,
   createTransferCheckedInstruction,
   ExtensionType,
-  getAssociatedTokenAddressSync,
   getMintLen,
   LENGTH_SIZE,
   TOKEN_2022_PROGRAM_ID,
@@ -39,21 +39,42 @@ export function computeBudgetInstructions(limit: number, microLamports: bigint):
 
 // Deriving an associated token address costs ~0.5 ms (a curve check per bump in pure JS), and the
 // same owners come back again and again.
-const ataCache = new Map<string, PublicKey>();
+const ataCache = new Map<string, AssociatedTokenAccount>();
 const ATA_CACHE_LIMIT = 50_000;
+
+export interface AssociatedTokenAccount {
+  readonly address: PublicKey;
+  /** `address` in base58, as the chain's reads take it. */
+  readonly base58: string;
+  /** The bump seed: the associated token program tries 255 down to it when it derives the address. */
+  readonly bump: number;
+}
+
+export function associatedTokenAccount(
+  mint: PublicKey,
+  owner: PublicKey,
+  tokenProgram: PublicKey,
+): AssociatedTokenAccount {
+  const key = `${mint.toBase58()}:${owner.toBase58()}:${tokenProgram.toBase58()}`;
+  const cached = ataCache.get(key);
+  if (cached) return cached;
+  // As getAssociatedTokenAddressSync with an owner allowed off the curve (a pool's vault), with the bump.
+  const [address, bump] = PublicKey.findProgramAddressSync(
+    [owner.toBuffer(), tokenProgram.toBuffer(), mint.toBuffer()],
+    ASSOCIATED_TOKEN_PROGRAM_ID,
+  );
+  if (ataCache.size >= ATA_CACHE_LIMIT) ataCache.clear();
+  const account = { address, base58: address.toBase58(), bump };
+  ataCache.set(key, account);
+  return account;
+}
 
 export function associatedTokenAddress(
   mint: PublicKey,
   owner: PublicKey,
   tokenProgram: PublicKey,
 ): PublicKey {
-  const key = `${mint.toBase58()}:${owner.toBase58()}:${tokenProgram.toBase58()}`;
-  const cached = ataCache.get(key);
-  if (cached) return cached;
-  const address = getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
-  if (ataCache.size >= ATA_CACHE_LIMIT) ataCache.clear();
-  ataCache.set(key, address);
-  return address;
+  return associatedTokenAccount(mint, owner, tokenProgram).address;
 }
 
 export function solTransfer(from: PublicKey, to: PublicKey, lamports: bigint): TransactionInstruction[] {

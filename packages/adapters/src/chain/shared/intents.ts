@@ -19,7 +19,8 @@ import {
 } from '@token-actions/core';
 import { err, ok, type Result } from 'neverthrow';
 import {
-  associatedTokenAddress,
+  type AssociatedTokenAccount,
+  associatedTokenAccount,
   computeBudgetInstructions,
   MAX_COMPUTE_UNIT_LIMIT,
   nftMint,
@@ -99,21 +100,38 @@ export interface BuiltIntent {
   readonly mint?: Web3PublicKey;
   /** Lamports the fee payer itself moves (a SOL transfer it sends), beyond fees. */
   readonly feePayerSpend: bigint;
-  /** When every instruction is a SOL transfer: what each moves, in order. Such a transaction costs
-   * the same compute units whoever sends it and whatever it moves. */
-  readonly solMoves?: readonly SolMove[];
+  /** When every instruction is a transfer (SOL, or SPL tokens to an associated token account made
+   * if missing): what each moves, in order. See `landingPlan` for when that sizes it unsimulated. */
+  readonly moves?: readonly Move[];
   /** For SPL transfers: where the sender's tokens are, so the adapter can check the balance first. */
   readonly tokenSource?: {
-    readonly account: Web3PublicKey;
+    /** The sender's associated token account, base58. */
+    readonly account: string;
     readonly amount: bigint;
     readonly currency: Currency;
   };
 }
 
+export type Move = SolMove | TokenMove;
+
 export interface SolMove {
+  readonly kind: 'sol';
   readonly from: Web3PublicKey;
   readonly to: Web3PublicKey;
   readonly lamports: bigint;
+}
+
+/** `amount` from `from`'s associated token account to `to`'s, which is created if missing. */
+export interface TokenMove {
+  readonly kind: 'token';
+  readonly mint: Web3PublicKey;
+  readonly decimals: number;
+  readonly tokenProgram: Web3PublicKey;
+  readonly from: Web3PublicKey;
+  readonly to: Web3PublicKey;
+  readonly source: AssociatedTokenAccount;
+  readonly destination: AssociatedTokenAccount;
+  readonly amount: bigint;
 }
 
 function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome<BuiltIntent> {
@@ -126,7 +144,7 @@ function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome
             instructions: solTransfer(from, to, amount),
             localSigners: [],
             feePayerSpend: from.equals(feePayer) ? amount : 0n,
-            solMoves: [{ from, to, lamports: amount }],
+            moves: [{ kind: 'sol', from, to, lamports: amount }],
           });
         }
         if (
@@ -137,6 +155,9 @@ function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome
         }
         const mint = new Web3PublicKey(currency.mint);
         const tokenProgram = tokenProgramOf(currency);
+        const source = associatedTokenAccount(mint, from, tokenProgram);
+        const destination = associatedTokenAccount(mint, to, tokenProgram);
+        const decimals = currency.decimals;
         return ok({
           instructions: tokenTransfer({
             payer: feePayer,
@@ -149,7 +170,8 @@ function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome
           }),
           localSigners: [],
           feePayerSpend: 0n,
-          tokenSource: { account: associatedTokenAddress(mint, from, tokenProgram), amount, currency },
+          moves: [{ kind: 'token', mint, decimals, tokenProgram, from, to, source, destination, amount }],
+          tokenSource: { account: source.base58, amount, currency },
         });
       }),
     ),
@@ -205,15 +227,15 @@ function buildTransfers(intent: TransfersIntent, feePayer: Web3PublicKey): Outco
   }
   const instructions: TransactionInstruction[] = [];
   let feePayerSpend = 0n;
-  let solMoves: SolMove[] | undefined = [];
+  const moves: Move[] = [];
   for (const leg of intent.legs) {
     const built = buildTransfer({ kind: 'transfer', ...leg }, feePayer);
     if (built.isErr()) return err(built.error);
     instructions.push(...built.value.instructions);
     feePayerSpend += built.value.feePayerSpend;
-    solMoves = built.value.solMoves && solMoves ? [...solMoves, ...built.value.solMoves] : undefined;
+    moves.push(...built.value.moves!);
   }
-  return ok({ instructions, localSigners: [], feePayerSpend, ...(solMoves ? { solMoves } : {}) });
+  return ok({ instructions, localSigners: [], feePayerSpend, moves });
 }
 
 export function buildIntent(

@@ -1,5 +1,5 @@
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { SystemProgram, type PublicKey as Web3PublicKey } from '@solana/web3.js';
+import type { PublicKey as Web3PublicKey } from '@solana/web3.js';
 import {
   type ChainIntent,
   domainError,
@@ -11,7 +11,6 @@ import {
 } from '@token-actions/core';
 import { err, ok } from 'neverthrow';
 import {
-  type BuiltIntent,
   buildIntent,
   checkPrice,
   compileTrial,
@@ -20,10 +19,10 @@ import {
   insufficientTokens,
   type Outcome,
   priorityFeeLamports,
-  type SolMove,
   toKey,
   tokenAccountAmount,
 } from './intents.js';
+import { landingPlan } from './landing.js';
 import type { NewSigner } from './signer.js';
 
 export interface IssuedBlockhash {
@@ -48,7 +47,7 @@ export interface PrepareReads {
   /** The blockhash to compile against; `fresh` skips any cache. */
   blockhash(fresh: boolean): Promise<IssuedBlockhash>;
   /** An account's lamports, owning program (base58) and data, at `processed`; null when absent. */
-  account(address: Web3PublicKey): Promise<{
+  account(address: string): Promise<{
     readonly lamports: bigint;
     readonly owner: string;
     readonly data: Uint8Array;
@@ -57,67 +56,9 @@ export interface PrepareReads {
    * lamports afterwards. */
   simulate(message: Uint8Array, signatures: number, feePayer?: Web3PublicKey): Promise<TrialSimulation>;
   rentExemption(space: number): bigint;
-  /** Compute units of the fixed-cost shapes simulated so far (see `fixedShape`); kept by the
+  /** Compute units of the transaction shapes simulated so far (see `landingPlan`); kept by the
    * adapter for its lifetime. Without it every transaction is simulated. */
   readonly knownUnits?: Map<string, bigint>;
-}
-
-const SYSTEM_PROGRAM = SystemProgram.programId.toBase58();
-
-/**
- * The shape of a transaction whose compute units do not depend on the chain's state, or undefined:
- * SOL transfers cost the same whoever sends them and whatever they move, so one simulation of a
- * shape sizes every later transaction of it.
- */
-function fixedShape(built: BuiltIntent): string | undefined {
-  return built.solMoves ? `system-transfer x${built.solMoves.length}` : undefined;
-}
-
-/**
- * Whether a transaction of SOL transfers certainly executes, from its accounts as they are: every
- * account it touches is a plain system account (or does not exist yet), the fee payer pays the fee,
- * every sender holds what it sends when it sends it, and every account ends empty or rent-exempt.
- * Conservative: what fails a check is simulated as before, so its error is the chain's own.
- */
-async function certainlyLands(
-  reads: PrepareReads,
-  moves: readonly SolMove[],
-  feePayer: Web3PublicKey,
-  feeLamports: bigint,
-): Promise<boolean> {
-  // Each account once, by position (a sender is often the fee payer).
-  const addresses: string[] = [];
-  const keys: Web3PublicKey[] = [];
-  const positionOf = (key: Web3PublicKey) => {
-    const address = key.toBase58();
-    const known = addresses.indexOf(address);
-    if (known >= 0) return known;
-    keys.push(key);
-    return addresses.push(address) - 1;
-  };
-  const payer = positionOf(feePayer);
-  const steps = moves.map((move) => ({
-    from: positionOf(move.from),
-    to: positionOf(move.to),
-    lamports: move.lamports,
-  }));
-  const held: bigint[] = [];
-  for (const account of await Promise.all(keys.map((key) => reads.account(key)))) {
-    if (account && (account.owner !== SYSTEM_PROGRAM || account.data.length > 0)) return false;
-    held.push(account?.lamports ?? 0n);
-  }
-  const take = (position: number, lamports: bigint) => {
-    if (held[position]! < lamports) return false;
-    held[position]! -= lamports;
-    return true;
-  };
-  if (!take(payer, feeLamports)) return false;
-  for (const step of steps) {
-    if (!take(step.from, step.lamports)) return false;
-    held[step.to]! += step.lamports;
-  }
-  const floor = reads.rentExemption(0);
-  return held.every((lamports) => lamports === 0n || lamports >= floor);
 }
 
 /**
@@ -158,8 +99,8 @@ export async function prepareTransaction(
 
   // A shape of known cost that certainly executes needs no simulation (one execution fewer): it is
   // sized from the units its shape was simulated at. Adapters without `knownUnits` always simulate.
-  const shape = reads.knownUnits && fixedShape(built);
-  const units = shape === undefined ? undefined : reads.knownUnits!.get(shape);
+  const plan = reads.knownUnits && built.moves ? await landingPlan(reads, built.moves, feePayer) : undefined;
+  const units = plan && reads.knownUnits!.get(plan.shape);
   if (units !== undefined) {
     const prepared = await finalizePrepared({
       feePayer,
@@ -169,7 +110,7 @@ export async function prepareTransaction(
       computeUnitLimit: computeUnitLimitFor(units, nudge()),
       computeUnitPrice: price.value,
     });
-    if (await certainlyLands(reads, built.solMoves!, feePayer, prepared.feeLamports)) return ok(prepared);
+    if (plan!.lands(prepared.feeLamports)) return ok(prepared);
   }
 
   // The simulation pays no priority fee: with a price, the payer's balance after it is checked.
@@ -188,9 +129,9 @@ export async function prepareTransaction(
   if (simulated.err) {
     return err(simulationFailure(simulated.err, simulated.logs, parseMessage(trial.value.bytes)));
   }
-  if (shape !== undefined) {
-    const seen = reads.knownUnits!.get(shape) ?? 0n;
-    if (simulated.unitsConsumed > seen) reads.knownUnits!.set(shape, simulated.unitsConsumed);
+  if (plan) {
+    const seen = reads.knownUnits!.get(plan.shape) ?? 0n;
+    if (simulated.unitsConsumed > seen) reads.knownUnits!.set(plan.shape, simulated.unitsConsumed);
   }
   const computeUnitLimit = computeUnitLimitFor(simulated.unitsConsumed, nudge());
   const priorityFee = priorityFeeLamports(price.value, computeUnitLimit);
