@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { MiddlewareHandler } from 'hono';
 import { limitBody } from '../http/body-limit.js';
 import { rejectDuplicateJsonKeys } from '../http/json-duplicates.js';
 import type { InterfaceBGuard } from './guard.js';
@@ -21,6 +22,8 @@ export interface InterfaceBAppOptions {
   readonly logger: ErrorLogger;
   /** Request bodies over this answer 413 (`MAX_BODY_BYTES`, as on interface A). */
   readonly maxBodyBytes: number;
+  /** Paths whose bodies may be larger (or must be smaller), by exact path. */
+  readonly bodyLimits?: Readonly<Record<string, number>>;
   /** Default: INTERFACE_B_PREFIXES. */
   readonly prefixes?: readonly string[];
 }
@@ -40,14 +43,16 @@ export function createInterfaceBApp(
   app.onError(interfaceBErrorHandler(options.logger));
   // `/prefix/*` also matches the bare prefix, so the guard counts each request once.
   for (const prefix of prefixes) app.use(`${prefix}/*`, options.guard.rateLimit);
-  const limit = limitBody<InterfaceBEnv>({
-    maxSize: options.maxBodyBytes,
-    // The rest of an oversized body is never read, so the connection cannot carry another request.
-    onError: (c) =>
-      errorB(c, 413, 'INVALID_INPUT', `request body exceeds ${options.maxBodyBytes} bytes`, {
-        connection: 'close',
-      }),
-  });
+  const limitTo = (maxSize: number) =>
+    limitBody<InterfaceBEnv>({
+      maxSize,
+      // The rest of an oversized body is never read, so the connection cannot carry another request.
+      onError: (c) =>
+        errorB(c, 413, 'INVALID_INPUT', `request body exceeds ${maxSize} bytes`, { connection: 'close' }),
+    });
+  const generic = limitTo(options.maxBodyBytes);
+  const byPath = new Map(Object.entries(options.bodyLimits ?? {}).map(([path, max]) => [path, limitTo(max)]));
+  const limit: MiddlewareHandler<InterfaceBEnv> = (c, next) => (byPath.get(c.req.path) ?? generic)(c, next);
   for (const prefix of prefixes) app.use(`${prefix}/*`, limit);
   for (const prefix of prefixes) app.use(`${prefix}/*`, rejectDuplicateJsonKeys);
   register(app);

@@ -3,7 +3,7 @@
  * wallet or beyond the per-client cap, and SSRF targets refused at webhook registration.
  */
 import { connect } from 'node:net';
-import type { PublicKey } from '@token-actions/core';
+import { encodeBase58, type PublicKey } from '@token-actions/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClientToken, obtainAccessToken, registerOAuthClient } from '../support/oauth-token.js';
 import { type Harness, startHarness } from './harness.js';
@@ -123,6 +123,21 @@ describe('request bodies over MAX_BODY_BYTES (64 KiB) answer 413', () => {
       });
       expect(res.headers.get('ratelimit')).toMatch(/^"client";r=\d+;t=\d+$/);
     }
+  });
+
+  it('interface B: a completion notification may be up to 256 KiB, and no more', async () => {
+    // A signature the chain never saw: received, and reported unknown.
+    const signature = encodeBase58(crypto.getRandomValues(new Uint8Array(64)));
+    const batch = (pad: number) => JSON.stringify([{ signature, pad: 'x'.repeat(pad) }]);
+    const large = await send('/v1/webhooks/transaction-complete', token.accessToken, batch(100_000));
+    expect(large.status).toBe(200);
+    expect(large.json).toMatchObject({
+      received: true,
+      results: [{ transactionId: signature, status: 'unknown' }],
+    });
+    const over = await send('/v1/webhooks/transaction-complete', token.accessToken, batch(262_144));
+    expect(over.status).toBe(413);
+    expect(over.json).toMatchObject({ code: 'INVALID_INPUT', message: 'request body exceeds 262144 bytes' });
   });
 
   it('interface B: a request without a valid token is refused 401 before its body is looked at', async () => {

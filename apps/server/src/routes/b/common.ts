@@ -45,7 +45,7 @@ const EXAMPLE_B: Record<StatusB, readonly [code: (typeof ERROR_CODES)[number], m
   403: ['INSUFFICIENT_SCOPE', 'this operation needs the write scope'],
   404: ['SWAP_NOT_FOUND', 'no swap request with this requestId for this client'],
   409: ['QUOTE_EXPIRED', 'quote expired: its blockhash is no longer valid; request a new quote'],
-  413: ['INVALID_INPUT', 'notification exceeds 262144 bytes'],
+  413: ['INVALID_INPUT', 'request body exceeds 262144 bytes'],
   422: ['INSUFFICIENT_LIQUIDITY', 'pool SOL-USDC is not available'],
   429: ['RATE_LIMITED', 'rate limit of 600 requests a minute reached; retry in 12 s'],
   500: ['INTERNAL', 'the service could not complete the operation; retry shortly'],

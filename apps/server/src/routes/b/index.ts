@@ -6,7 +6,7 @@ import { registerAggregatorSwapRoute } from './aggregator-swap.js';
 import { registerProjectSwapRoutes } from './project-swap.js';
 import { registerSwapEvents } from './swap-events.js';
 import { registerSwapExecuteRoute } from './swap-execute.js';
-import { registerWebhookRoutes } from './webhooks.js';
+import { MAX_NOTIFICATION_BYTES, registerWebhookRoutes, TRANSACTION_COMPLETE_PATH } from './webhooks.js';
 
 export interface InterfaceBServices {
   readonly issuer: string;
@@ -34,7 +34,8 @@ export function createInterfaceB(services: InterfaceBServices, maxBodyBytes: num
     clock: services.clock,
     limits: services.limits,
   });
-  return createInterfaceBApp({ guard, logger: services.logger, maxBodyBytes }, (app) => {
+  const bodyLimits = { [TRANSACTION_COMPLETE_PATH]: MAX_NOTIFICATION_BYTES };
+  return createInterfaceBApp({ guard, logger: services.logger, maxBodyBytes, bodyLimits }, (app) => {
     const { swaps } = services;
     if (!swaps) return;
     app.openAPIRegistry.registerComponent('securitySchemes', 'oauth2', {

@@ -4,7 +4,6 @@ import type { MiddlewareHandler } from 'hono';
 import { DomainHttpError } from '../../http/errors.js';
 import { unwrap } from '../../http/respond.js';
 import {
-  errorB,
   type InterfaceBApp,
   type InterfaceBEnv,
   type InterfaceBGuard,
@@ -22,7 +21,9 @@ import {
   SwapStatus,
 } from './common.js';
 
-const MAX_NOTIFICATION_BYTES = 256 * 1024;
+/** Completion notifications (a Helius batch can be large) may exceed MAX_BODY_BYTES up to this. */
+export const MAX_NOTIFICATION_BYTES = 256 * 1024;
+export const TRANSACTION_COMPLETE_PATH = '/v1/webhooks/transaction-complete';
 
 const CompletionBody = z
   .union([
@@ -64,7 +65,7 @@ const CompletionResponse = z
 
 /** POST /v1/webhooks/transaction-complete and GET /v1/webhooks/secret. */
 export function registerWebhookRoutes(app: InterfaceBApp, guard: InterfaceBGuard, swaps: SwapComposition) {
-  const path = '/v1/webhooks/transaction-complete';
+  const path = TRANSACTION_COMPLETE_PATH;
   // With WEBHOOK_SECRET the Standard Webhooks signature is the credential (a notifier cannot run
   // an OAuth flow); without one the caller needs an OAuth token with the write scope.
   const authenticate: MiddlewareHandler<InterfaceBEnv> = (c, next) =>
@@ -92,10 +93,8 @@ export function registerWebhookRoutes(app: InterfaceBApp, guard: InterfaceBGuard
   });
 
   app.post(path, authenticate, async (c) => {
+    // Interface B's body limit has held this body to MAX_NOTIFICATION_BYTES before it was read.
     const raw = await c.req.text();
-    if (raw.length > MAX_NOTIFICATION_BYTES) {
-      return errorB(c, 413, 'INVALID_INPUT', `notification exceeds ${MAX_NOTIFICATION_BYTES} bytes`);
-    }
     let webhookId = c.req.header('webhook-id');
     if (swaps.inbound) {
       const verified = swaps.inbound.verify(raw, {
