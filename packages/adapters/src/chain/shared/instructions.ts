@@ -81,22 +81,25 @@ export function solTransfer(from: PublicKey, to: PublicKey, lamports: bigint): T
   return [SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports })];
 }
 
+/** `amount` from `from`'s associated token account (`source`) to `to`'s (`destination`). */
 export interface TokenTransferArgs {
-  readonly payer: PublicKey;
   readonly mint: PublicKey;
   readonly tokenProgram: PublicKey;
   readonly decimals: number;
   readonly from: PublicKey;
   readonly to: PublicKey;
+  readonly source: AssociatedTokenAccount;
+  readonly destination: AssociatedTokenAccount;
   readonly amount: bigint;
 }
 
-export function tokenTransfer(args: TokenTransferArgs): TransactionInstruction[] {
-  const source = associatedTokenAddress(args.mint, args.from, args.tokenProgram);
-  const destination = associatedTokenAddress(args.mint, args.to, args.tokenProgram);
+/** The recipient's associated token account made if missing (`payer` pays its rent), then the transfer. */
+export function tokenTransfer(payer: PublicKey, args: TokenTransferArgs): TransactionInstruction[] {
+  const source = args.source.address;
+  const destination = args.destination.address;
   return [
     createAssociatedTokenAccountIdempotentInstruction(
-      args.payer,
+      payer,
       destination,
       args.to,
       args.mint,

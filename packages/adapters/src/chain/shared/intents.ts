@@ -19,13 +19,13 @@ import {
 } from '@token-actions/core';
 import { err, ok, type Result } from 'neverthrow';
 import {
-  type AssociatedTokenAccount,
   associatedTokenAccount,
   computeBudgetInstructions,
   MAX_COMPUTE_UNIT_LIMIT,
   nftMint,
   signedMemo,
   solTransfer,
+  type TokenTransferArgs,
   tokenTransfer,
 } from './instructions.js';
 import type { LocalSigner } from './signer.js';
@@ -121,17 +121,9 @@ export interface SolMove {
   readonly lamports: bigint;
 }
 
-/** `amount` from `from`'s associated token account to `to`'s, which is created if missing. */
-export interface TokenMove {
+/** A token transfer as `tokenTransfer` builds it: the recipient's account is created if missing. */
+export interface TokenMove extends TokenTransferArgs {
   readonly kind: 'token';
-  readonly mint: Web3PublicKey;
-  readonly decimals: number;
-  readonly tokenProgram: Web3PublicKey;
-  readonly from: Web3PublicKey;
-  readonly to: Web3PublicKey;
-  readonly source: AssociatedTokenAccount;
-  readonly destination: AssociatedTokenAccount;
-  readonly amount: bigint;
 }
 
 function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome<BuiltIntent> {
@@ -157,20 +149,22 @@ function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome
         const tokenProgram = tokenProgramOf(currency);
         const source = associatedTokenAccount(mint, from, tokenProgram);
         const destination = associatedTokenAccount(mint, to, tokenProgram);
-        const decimals = currency.decimals;
+        const move: TokenMove = {
+          kind: 'token',
+          mint,
+          decimals: currency.decimals,
+          tokenProgram,
+          from,
+          to,
+          source,
+          destination,
+          amount,
+        };
         return ok({
-          instructions: tokenTransfer({
-            payer: feePayer,
-            mint,
-            tokenProgram,
-            decimals: currency.decimals,
-            from,
-            to,
-            amount,
-          }),
+          instructions: tokenTransfer(feePayer, move),
           localSigners: [],
           feePayerSpend: 0n,
-          moves: [{ kind: 'token', mint, decimals, tokenProgram, from, to, source, destination, amount }],
+          moves: [move],
           tokenSource: { account: source.base58, amount, currency },
         });
       }),

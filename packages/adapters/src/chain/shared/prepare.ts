@@ -22,7 +22,7 @@ import {
   toKey,
   tokenAccountAmount,
 } from './intents.js';
-import { landingPlan } from './landing.js';
+import { type AccountView, landingPlan } from './landing.js';
 import type { NewSigner } from './signer.js';
 
 export interface IssuedBlockhash {
@@ -47,11 +47,7 @@ export interface PrepareReads {
   /** The blockhash to compile against; `fresh` skips any cache. */
   blockhash(fresh: boolean): Promise<IssuedBlockhash>;
   /** An account's lamports, owning program (base58) and data, at `processed`; null when absent. */
-  account(address: string): Promise<{
-    readonly lamports: bigint;
-    readonly owner: string;
-    readonly data: Uint8Array;
-  } | null>;
+  account(address: string): Promise<AccountView | null>;
   /** Simulates an unsigned message without checking signatures; with `feePayer`, reports its
    * lamports afterwards. */
   simulate(message: Uint8Array, signatures: number, feePayer?: Web3PublicKey): Promise<TrialSimulation>;
