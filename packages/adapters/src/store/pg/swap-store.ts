@@ -4,7 +4,6 @@ import {
   isDomainError,
   type NewSwapRequest,
   overPromisedError,
-  type PoolRecord,
   type ReservationPlan,
   reservationLimitError,
   reserveHops,
