@@ -31,7 +31,8 @@ export interface InterfaceBAppOptions {
 /**
  * Interface B as a sub-app with its one error pipeline: the guard in front of every path under its
  * prefixes, then the body limit (after the guard, so a 413 reports the rate limit like every answer,
- * and a request without a valid token is refused before its body is looked at), one validation hook, one error handler and a 404 of its own, all rendered by `errorB`.
+ * and a request without a valid token is refused before its body is looked at), one validation
+ * hook, one error handler and a 404 of its own, all rendered by `errorB`.
  * `register` adds the routes; the 404 is added after them so it only answers what they do not.
  */
 export function createInterfaceBApp(
