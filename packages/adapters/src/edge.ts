@@ -12,7 +12,7 @@ export { deriveKey } from './crypto/derive.js';
 export { randomToken, sha256Hex } from './crypto/hash.js';
 export { createHmacMac } from './crypto/mac.js';
 export { createFeeOracle } from './fees/fee-oracle.js';
-export { createEncryptedKeystore } from './keystore/encrypted.js';
+export { createEncryptedKeystore, type KeySigner } from './keystore/encrypted.js';
 export { MASTER_KEY_ENV, parseMasterKey } from './keystore/master-key-text.js';
 export { createPgOAuthStore } from './oauth/pg-store.js';
 export { createMemoryRateLimiter } from './ratelimit/memory.js';

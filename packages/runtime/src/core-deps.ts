@@ -4,6 +4,7 @@ import {
   createHmacMac,
   createPgStore,
   deriveKey,
+  type KeySigner,
   type SqlClient,
   withSettledTransactionCache,
 } from '@token-actions/adapters/edge';
@@ -47,6 +48,8 @@ export interface WireCoreInput {
   /** Concurrent transaction inserts share one statement (default true); false where a client
    * serves one request only (workerd's request-scoped connections). */
   readonly coalesceWrites?: boolean;
+  /** How managed accounts' keys sign (the keystore's WebCrypto default where omitted). */
+  readonly keySigner?: KeySigner;
 }
 
 /** The use-cases' ports over a migrated database and a chain; service keys created on first use. */
@@ -62,7 +65,12 @@ export async function wireCore(input: WireCoreInput): Promise<ActionDeps> {
       ...(input.instanceId ? { instanceId: input.instanceId } : {}),
     }),
   );
-  const keystore = createEncryptedKeystore({ sql, masterKey, clock });
+  const keystore = createEncryptedKeystore({
+    sql,
+    masterKey,
+    clock,
+    ...(input.keySigner ? { sign: input.keySigner } : {}),
+  });
 
   const named = async (name: string) =>
     unwrapOrThrow<PublicKey>(await keystore.named(name), `service key ${name}`);

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import {
   createPgInstanceLease,
   KEY_CHANGES_CHANNEL,
+  nodeKeySigner,
   type SqlClient,
   withApiKeyCache,
 } from '@token-actions/adapters';
@@ -50,6 +51,7 @@ export async function composeCore(config: CoreConfig, logger: RuntimeLogger): Pr
     masterKey: master.key,
     chain: composedChain,
     instanceId: instance.id,
+    keySigner: nodeKeySigner(),
   });
   // API keys are verified from memory for at most API_KEY_CACHE_TTL_MS; a revocation reaches every
   // process sharing the database through LISTEN/NOTIFY at once (only processes that verify keys

@@ -25,7 +25,17 @@ export interface EncryptedKeystoreOptions {
   readonly signingKeyTtlMs?: number;
   /** At most this many decrypted signing keys are held (the oldest go first); default 10,000. */
   readonly maxSigningKeys?: number;
+  /** Signs with a held key; default WebCrypto's `subtle.sign`, which every runtime has. Node
+   * processes pass `nodeKeySigner()`: the same signature without a thread-pool job per call. */
+  readonly sign?: KeySigner;
 }
+
+/** Makes an Ed25519 signature with a signing key the keystore unsealed. */
+export type KeySigner = (key: CryptoKey, message: Uint8Array) => Uint8Array | Promise<Uint8Array>;
+
+/** WebCrypto's Ed25519 signature: a job on the runtime's own workers, answered asynchronously. */
+const webKeySigner: KeySigner = (key, message) =>
+  crypto.subtle.sign('Ed25519', key, copy(message)).then((sig) => new Uint8Array(sig));
 
 // An Ed25519 PKCS#8 document is this fixed header followed by the 32-byte seed (RFC 8410).
 const PKCS8_ED25519_PREFIX = Uint8Array.from([
@@ -52,6 +62,7 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
     'encrypt',
     'decrypt',
   ]);
+  const signWith = options.sign ?? webKeySigner;
   const ttlMs = options.signingKeyTtlMs ?? 5 * 60_000;
   const maxSigningKeys = options.maxSigningKeys ?? 10_000;
   const signingKeys = new Map<string, { readonly key: Promise<CryptoKey | null>; readonly until: number }>();
@@ -250,9 +261,8 @@ export function createEncryptedKeystore(options: EncryptedKeystoreOptions): Keys
             ),
           );
         }
-        return ResultAsync.fromPromise(
-          crypto.subtle.sign('Ed25519', key, copy(message)).then((sig) => new Uint8Array(sig)),
-          () => domainError('INTERNAL', 'signing failed'),
+        return ResultAsync.fromPromise((async () => signWith(key, message))(), () =>
+          domainError('INTERNAL', 'signing failed'),
         );
       });
     },

@@ -1,4 +1,4 @@
-export { createEncryptedKeystore, type EncryptedKeystoreOptions } from './encrypted.js';
+export { createEncryptedKeystore, type EncryptedKeystoreOptions, type KeySigner } from './encrypted.js';
 export {
   deriveKey,
   type LoadMasterKeyOptions,
@@ -8,3 +8,4 @@ export {
   type MasterKey,
   parseMasterKey,
 } from './master-key.js';
+export { nodeKeySigner } from './node-signer.js';

@@ -8,7 +8,7 @@ import {
 } from '@token-actions/core';
 import { createFixedClock, createInMemoryKeystore } from '@token-actions/core/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createEncryptedKeystore } from '../../src/keystore/index.js';
+import { createEncryptedKeystore, type KeySigner, nodeKeySigner } from '../../src/keystore/index.js';
 import type { SqlClient } from '../../src/store/index.js';
 import {
   createMigratedPglite,
@@ -33,6 +33,7 @@ function encryptedVariant(
   name: string,
   open: () => Promise<{ sql: SqlClient; close(): Promise<void> }>,
   skip = false,
+  sign?: KeySigner,
 ): Variant {
   let opened: { sql: SqlClient; close(): Promise<void> } | undefined;
   return {
@@ -44,7 +45,7 @@ function encryptedVariant(
     },
     async fresh() {
       await truncateAll(opened!.sql);
-      return createEncryptedKeystore({ sql: opened!.sql, masterKey: masterKey() });
+      return createEncryptedKeystore({ sql: opened!.sql, masterKey: masterKey(), ...(sign ? { sign } : {}) });
     },
     async teardown() {
       await opened?.close();
@@ -64,6 +65,15 @@ const variants: Variant[] = [
     const sql = await createMigratedPglite();
     return { sql, close: () => sql.close() };
   }),
+  encryptedVariant(
+    'encrypted on PGlite, signing with Node',
+    async () => {
+      const sql = await createMigratedPglite();
+      return { sql, close: () => sql.close() };
+    },
+    false,
+    nodeKeySigner(),
+  ),
   encryptedVariant(
     'encrypted on PostgreSQL',
     async () => {
@@ -272,6 +282,34 @@ describe.each(variants)('KeystorePort contract: $name', (variant) => {
           expect((await ks.sign(pk, message))._unsafeUnwrapErr().code).toBe('UNKNOWN_ACCOUNT');
           expect((await ks.lookup(pk))._unsafeUnwrap()).toBeNull();
           expect((await ks.has(pk))._unsafeUnwrap()).toBe(false);
+        });
+
+        it('signs the same bytes with Node’s signer as with WebCrypto’s, and reports a failing signer plainly', async () => {
+          const sql = variant.sql!();
+          const key = masterKey();
+          const web = createEncryptedKeystore({ sql, masterKey: key });
+          const node = createEncryptedKeystore({ sql, masterKey: key, sign: nodeKeySigner() });
+          const pk = (await web.create())._unsafeUnwrap();
+          for (const message of [
+            new Uint8Array(0),
+            Uint8Array.from([7]),
+            crypto.getRandomValues(new Uint8Array(1232)),
+          ]) {
+            const fromNode = (await node.sign(pk, message))._unsafeUnwrap();
+            expect(fromNode).toEqual((await web.sign(pk, message))._unsafeUnwrap());
+            expect(await verify(pk, message, fromNode)).toBe(true);
+          }
+          const broken = createEncryptedKeystore({
+            sql,
+            masterKey: key,
+            sign: () => {
+              throw new Error('engine failure with key material 0x1234');
+            },
+          });
+          const error = (await broken.sign(pk, Uint8Array.from([1])))._unsafeUnwrapErr();
+          expect(error.code).toBe('INTERNAL');
+          expect(error.message).toBe('signing failed');
+          expect(JSON.stringify(error)).not.toContain('0x1234');
         });
 
         it('refuses a master key that is not 32 bytes', () => {
