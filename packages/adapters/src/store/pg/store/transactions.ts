@@ -12,7 +12,7 @@ import {
 import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
 import { coalesce, oneByOne } from '../coalesce.js';
 import { attempt } from '../failure.js';
-import type { SqlExecutor } from '../sql.js';
+import type { SqlClient, SqlExecutor } from '../sql.js';
 import {
   ESCROW_COLUMNS,
   escrowParams,
@@ -59,6 +59,34 @@ function transactionParams(record: TransactionRecord): unknown[] {
     record.tenant,
   ];
 }
+
+/** A page of unsettled transactions leased to a worker (`claimUnsettled`'s parameters, in order:
+ * owner, limit, lease ms, now, the cursor's created_at and id, the confirmed-by cut-off). */
+const CLAIM_COLUMNS = TX_COLUMNS.split(',')
+  .map((c) => `t.${c.trim()}`)
+  .join(', ');
+
+export const CLAIM_UNSETTLED_SQL = `WITH picked AS (
+    SELECT id, COALESCE(lease_owner = $1
+             AND lease_until > $4::timestamptz + ($3::bigint * interval '500 microseconds'), false) AS held
+      FROM transactions
+     WHERE status IN ('pending', 'processed', 'confirmed')
+       AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
+       AND ($7::timestamptz IS NULL OR status <> 'confirmed' OR updated_at <= $7::timestamptz)
+       AND ($5::timestamptz IS NULL OR created_at >= $5::timestamptz)
+       AND ($5::timestamptz IS NULL
+            OR created_at > $5::timestamptz
+            OR (created_at = $5::timestamptz AND id COLLATE "C" > $6::text))
+     ORDER BY created_at, id COLLATE "C"
+     LIMIT $2
+     FOR UPDATE SKIP LOCKED),
+  renewed AS (
+    UPDATE transactions t
+       SET lease_owner = $1, lease_until = $4::timestamptz + ($3::bigint * interval '1 millisecond')
+      FROM picked
+     WHERE t.id = picked.id AND NOT picked.held)
+  SELECT ${CLAIM_COLUMNS}
+    FROM transactions t JOIN picked ON t.id = picked.id`;
 
 /**
  * Transactions: one row each, a status that only moves forward (every move recorded in
@@ -262,7 +290,7 @@ export function createPgTransactions(
         const result = await sql.query<Row>(
           `SELECT ${TX_COLUMNS} FROM transactions
             WHERE status IN ('pending', 'processed', 'confirmed')
-            ORDER BY created_at, id
+            ORDER BY created_at, id COLLATE "C"
             LIMIT $1`,
           [Math.max(0, Math.floor(limit))],
         );
@@ -277,39 +305,16 @@ export function createPgTransactions(
         // only once half of it has run: a worker passing every second would otherwise rewrite
         // every unsettled row (a new row version and its index entries) every pass. Ids compare
         // byte-wise (COLLATE "C"), as the cursor's caller orders them, whatever the collation.
-        const result = await sql.query<Row>(
-          `WITH picked AS (
-             SELECT id, COALESCE(lease_owner = $1
-                      AND lease_until > $4::timestamptz + ($3::bigint * interval '500 microseconds'), false) AS held
-               FROM transactions
-              WHERE status IN ('pending', 'processed', 'confirmed')
-                AND (lease_until IS NULL OR lease_until <= $4::timestamptz OR lease_owner = $1)
-                AND ($7::timestamptz IS NULL OR status <> 'confirmed' OR updated_at <= $7::timestamptz)
-                AND ($5::timestamptz IS NULL
-                     OR created_at > $5::timestamptz
-                     OR (created_at = $5::timestamptz AND id COLLATE "C" > $6::text))
-              ORDER BY created_at, id COLLATE "C"
-              LIMIT $2
-              FOR UPDATE SKIP LOCKED),
-           renewed AS (
-             UPDATE transactions t
-                SET lease_owner = $1, lease_until = $4::timestamptz + ($3::bigint * interval '1 millisecond')
-               FROM picked
-              WHERE t.id = picked.id AND NOT picked.held)
-           SELECT ${TX_COLUMNS.split(',')
-             .map((c) => `t.${c.trim()}`)
-             .join(', ')}
-             FROM transactions t JOIN picked ON t.id = picked.id`,
-          [
-            owner,
-            Math.max(0, Math.floor(limit)),
-            Math.max(0, Math.floor(leaseMs)),
-            now(),
-            after?.createdAt.toISOString() ?? null,
-            after?.id ?? null,
-            confirmedBy ?? null,
-          ],
-        );
+        const params = [
+          owner,
+          Math.max(0, Math.floor(limit)),
+          Math.max(0, Math.floor(leaseMs)),
+          now(),
+          after?.createdAt.toISOString() ?? null,
+          after?.id ?? null,
+          confirmedBy ?? null,
+        ];
+        const result = await inIndexOrder(sql, (db) => db.query<Row>(CLAIM_UNSETTLED_SQL, params));
         return result.rows
           .map(toTransaction)
           .sort(
@@ -362,5 +367,23 @@ export function listTransactionEvents(
       to: String(row.to_status) as TxStatus,
       at: toDate(row.at),
     }));
+  });
+}
+
+/**
+ * Runs a page of the unsettled listing planned as a walk of `transactions_unsettled_order_idx`,
+ * where the client can open a transaction. A burst of new rows leaves the table's statistics
+ * behind (autovacuum analyzes it a minute later at best): the planner then counts a few dozen
+ * unsettled rows, reads all of them and sorts them for every page of 250, so a pass over N rows
+ * cost N²/250 (decision 90). `SET LOCAL` holds for this transaction only.
+ */
+export async function inIndexOrder<T>(sql: SqlExecutor, page: (db: SqlExecutor) => Promise<T>): Promise<T> {
+  const client = sql as Partial<SqlClient>;
+  if (typeof client.transaction !== 'function') return page(sql);
+  return client.transaction(async (tx) => {
+    await tx.query(
+      "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)",
+    );
+    return page(tx);
   });
 }
