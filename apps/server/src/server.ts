@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.js';
 import { type DevCredentials, ensureDevApiKey, writeDevCredentials } from './dev-credentials.js';
 import { nodeDocsBundle } from './docs/node-assets.js';
 import { belowAppErrorHandler } from './http/below-app.js';
+import { SecuredResponse } from './http/secured-response.js';
 import type { Logger } from './logger.js';
 import { seedDemoClient } from './oauth/index.js';
 
@@ -51,6 +52,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       connectionsCheckingInterval: CONNECTION_SWEEP_MS,
+      // Security headers added as each answer is written (decision 91).
+      ServerResponse: SecuredResponse,
     },
     listener,
   );

@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import { runInRequest } from './request-context.js';
+import { nodeResponseOf } from './security-headers.js';
 
 /** A caller's id is kept when it is short and plain: it ends up in logs and headers verbatim. */
 const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -17,6 +18,10 @@ export const requestId: MiddlewareHandler<{ Variables: RequestIdVariables }> = a
   const offered = c.req.header(REQUEST_ID_HEADER);
   const id = offered !== undefined && WELL_FORMED.test(offered) ? offered : crypto.randomUUID();
   c.set('requestId', id);
+  // Under the Node server, set on its response before the app answers: Node merges it into the
+  // answer's own headers, and the app's response stays untouched (decision 91).
+  const node = nodeResponseOf(c);
+  node?.setHeader(REQUEST_ID_HEADER, id);
   await runInRequest({ requestId: id }, () => next());
-  c.res.headers.set(REQUEST_ID_HEADER, id);
+  if (!node) c.res.headers.set(REQUEST_ID_HEADER, id);
 };

@@ -1,19 +1,55 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 
 /**
- * `nosniff` on every answer, so a browser never runs a JSON body (or an error echoing input) as
- * HTML or script; and on every HTML page, anti-framing (clickjacking): `X-Frame-Options: DENY`
- * for old browsers and CSP `frame-ancestors 'none'`, added to a page's own policy when it has one.
+ * Marks a Node response that adds the security headers itself as it is written (`SecuredResponse`
+ * in `secured-response.ts`, which the Node entry's server uses). Runtime-neutral: the app never
+ * imports node:http.
+ */
+export const HEADERS_BELOW_APP = Symbol.for('token-actions.headers-below-app');
+
+/** The Node response under this request, when it takes the headers on itself. */
+export function nodeResponseOf(c: Context): NodeHeaderTarget | undefined {
+  const outgoing = (c.env as { outgoing?: Partial<NodeHeaderTarget> } | undefined)?.outgoing;
+  return outgoing && HEADERS_BELOW_APP in outgoing && typeof outgoing.setHeader === 'function'
+    ? (outgoing as NodeHeaderTarget)
+    : undefined;
+}
+
+interface NodeHeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * The security headers an answer gets, from its content type and its own policy: `nosniff` on
+ * every answer, so a browser never runs a JSON body (or an error echoing input) as HTML or script;
+ * and on every HTML page, anti-framing (clickjacking): `X-Frame-Options: DENY` for old browsers
+ * and CSP `frame-ancestors 'none'`, added to a page's own policy when it has one.
+ */
+export function securityHeadersFor(
+  contentType: string | undefined,
+  policy: string | undefined,
+): Record<string, string> {
+  if (!/^text\/html\b/i.test(contentType ?? '')) return { 'X-Content-Type-Options': 'nosniff' };
+  const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY' };
+  if (!policy) headers['Content-Security-Policy'] = "frame-ancestors 'none'";
+  else if (!/(^|;)\s*frame-ancestors\s/i.test(policy)) {
+    headers['Content-Security-Policy'] = `${policy}; frame-ancestors 'none'`;
+  }
+  return headers;
+}
+
+/**
+ * `securityHeadersFor` on every answer. Under the Node server they are added as the answer is
+ * written (decision 91): reading `c.res.headers` here would turn @hono/node-server's light
+ * response into an undici `Headers` on every request.
  */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
+  if (nodeResponseOf(c)) return;
   const headers = c.res.headers;
-  headers.set('X-Content-Type-Options', 'nosniff');
-  if (!/^text\/html\b/i.test(headers.get('content-type') ?? '')) return;
-  headers.set('X-Frame-Options', 'DENY');
-  const policy = headers.get('content-security-policy');
-  if (!policy) headers.set('Content-Security-Policy', "frame-ancestors 'none'");
-  else if (!/(^|;)\s*frame-ancestors\s/i.test(policy)) {
-    headers.set('Content-Security-Policy', `${policy}; frame-ancestors 'none'`);
-  }
+  const wanted = securityHeadersFor(
+    headers.get('content-type') ?? undefined,
+    headers.get('content-security-policy') ?? undefined,
+  );
+  for (const [name, value] of Object.entries(wanted)) headers.set(name, value);
 };
