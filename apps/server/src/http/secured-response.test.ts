@@ -54,6 +54,8 @@ describe('SecuredResponse: the security headers added as an answer is written', 
       res.end('<p>');
     },
     '/implicit': (res) => res.end('plain'),
+    '/json-sniffable': (res) =>
+      res.writeHead(200, ['Content-Type', 'application/json', 'X-Content-Type-Options', 'off']).end('{}'),
     '/status-reason': (res) => res.writeHead(404, 'Gone Fishing', { 'content-type': 'text/plain' }).end(),
   };
   let server: ReturnType<typeof createServer>;
@@ -94,13 +96,15 @@ describe('SecuredResponse: the security headers added as an answer is written', 
     expect(values(set.raw, 'x-frame-options')).toEqual(['DENY']);
   });
 
-  it('keeps a page’s own frame-ancestors, and its own X-Frame-Options, as given', async () => {
+  it('keeps a page’s own frame-ancestors and, as the middleware does, answers DENY and nosniff over its own', async () => {
     const res = await head(port, '/html-framed-policy');
     expect(values(res.raw, 'content-security-policy')).toEqual([
       "default-src 'none'; frame-ancestors 'self'",
     ]);
-    expect(values(res.raw, 'x-frame-options')).toEqual(['SAMEORIGIN']);
+    expect(values(res.raw, 'x-frame-options')).toEqual(['DENY']);
     expect(values(res.raw, 'x-content-type-options')).toEqual(['nosniff']);
+    const json = await head(port, '/json-sniffable');
+    expect(values(json.raw, 'x-content-type-options')).toEqual(['nosniff']);
   });
 
   it('under the app, answers with the request id and nosniff once each, set below the app', async () => {

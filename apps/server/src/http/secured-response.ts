@@ -15,17 +15,17 @@ function headerOf(headers: HeadersArgument | undefined, name: string): string | 
   return undefined;
 }
 
-/** A copy of `headers` without `name`, in whichever form they came. */
-function without(headers: HeadersArgument, name: string): HeadersArgument {
+/** A copy of `headers` without the ones named (lower case), in whichever form they came. */
+function without(headers: HeadersArgument, names: ReadonlySet<string>): HeadersArgument {
   if (Array.isArray(headers)) {
     const kept: (string | string[] | number)[] = [];
     for (let i = 0; i + 1 < headers.length; i += 2) {
-      if (String(headers[i]).toLowerCase() !== name) kept.push(headers[i]!, headers[i + 1]!);
+      if (!names.has(String(headers[i]).toLowerCase())) kept.push(headers[i]!, headers[i + 1]!);
     }
     return kept;
   }
   const kept: OutgoingHttpHeaders = {};
-  for (const key in headers) if (key.toLowerCase() !== name) kept[key] = headers[key];
+  for (const key in headers) if (!names.has(key.toLowerCase())) kept[key] = headers[key];
   return kept;
 }
 
@@ -34,7 +34,7 @@ function without(headers: HeadersArgument, name: string): HeadersArgument {
  * `securityHeadersFor` to every answer as its head is written, from the headers the app gave it.
  * The app's own middleware then leaves the response alone (decision 91): on @hono/node-server,
  * reading a response's headers after the handler turns them into an undici `Headers` and back,
- * which cost a tracking read 11-15% of its rate.
+ * about 8% of a tracking read's CPU.
  */
 export class SecuredResponse extends ServerResponse<IncomingMessage> {
   readonly [HEADERS_BELOW_APP] = true;
@@ -47,12 +47,15 @@ export class SecuredResponse extends ServerResponse<IncomingMessage> {
       const read = (name: string) => headerOf(given, name) ?? this.headerValue(name);
       const policy = read('content-security-policy');
       const wanted = securityHeadersFor(read('content-type'), policy);
-      // Headers set here are merged with the ones given to writeHead, which win; a page's own
-      // policy that needs frame-ancestors is the one value replaced, so it leaves the given set.
+      // Node merges headers set here with the ones given to writeHead, and the given ones win.
+      // These win instead, as the middleware's do (a page's policy comes back with
+      // frame-ancestors added), so any of them among the given ones leaves that set.
       for (const [name, value] of Object.entries(wanted)) this.setHeader(name, value);
-      const merged = wanted['Content-Security-Policy'];
-      if (merged && given && headerOf(given, 'content-security-policy') !== undefined) {
-        rest[rest.length - 1] = without(given, 'content-security-policy');
+      if (given) {
+        const replaced = new Set(Object.keys(wanted).map((name) => name.toLowerCase()));
+        if ([...replaced].some((name) => headerOf(given, name) !== undefined)) {
+          rest[rest.length - 1] = without(given, replaced);
+        }
       }
     }
     return super.writeHead(statusCode, ...rest);
