@@ -1,11 +1,18 @@
 import { DEFAULT_TENANT } from '@token-actions/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgStore, type SqlClient } from '../../src/store/index.js';
+import {
+  createPgStore,
+  createPostgresClient,
+  migrate,
+  migrations,
+  type SqlClient,
+} from '../../src/store/index.js';
 import { CLAIM_UNSETTLED_SQL, inIndexOrder } from '../../src/store/pg/store/transactions.js';
 import {
   createMigratedEmbeddedPostgres,
   createMigratedPglite,
   createPostgresSchema,
+  DATABASE_URL,
   POSTGRES_REACHABLE,
   pendingTransaction,
 } from './harness.js';
@@ -138,5 +145,38 @@ describe.each(variants)('the tracker’s page of unsettled transactions: $name',
     expect(seen).toEqual(
       Array.from({ length: UNSETTLED }, (_, i) => `unsettled-${String(i + 1).padStart(6, '0')}`),
     );
+  });
+});
+
+describe.skipIf(!POSTGRES_REACHABLE)('migration 0007 on PostgreSQL', () => {
+  it('finds the index an operator built CONCURRENTLY beforehand, and drops the old one', async () => {
+    const schema = await createPostgresSchema();
+    try {
+      // A fresh schema migrated up to 0006, as a deployment that has not run 0007 yet.
+      await schema.sql.query(`DROP SCHEMA IF EXISTS "${schema.schema}" CASCADE`);
+      await schema.sql.query(`CREATE SCHEMA "${schema.schema}"`);
+      const before = migrations.filter((m) => m.id < '0007');
+      const after = migrations.filter((m) => m.id >= '0007');
+      await migrate(schema.sql, before);
+      // CONCURRENTLY cannot run inside a transaction: a plain connection, one statement.
+      const plain = createPostgresClient({ connectionString: DATABASE_URL, schema: schema.schema, max: 1 });
+      try {
+        await plain.query(
+          `CREATE INDEX CONCURRENTLY transactions_unsettled_order_idx ON transactions (created_at, id COLLATE "C")
+             WHERE status IN ('pending', 'processed', 'confirmed')`,
+        );
+      } finally {
+        await plain.close();
+      }
+      expect((await migrate(schema.sql)).applied).toEqual(after.map((m) => m.id));
+      const indexes = await schema.sql.query<{ indexname: string }>(
+        `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'transactions'
+           AND indexname LIKE 'transactions_unsettled%' ORDER BY indexname`,
+        [schema.schema],
+      );
+      expect(indexes.rows.map((r) => r.indexname)).toEqual(['transactions_unsettled_order_idx']);
+    } finally {
+      await schema.drop();
+    }
   });
 });
