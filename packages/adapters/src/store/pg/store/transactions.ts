@@ -60,12 +60,12 @@ function transactionParams(record: TransactionRecord): unknown[] {
   ];
 }
 
-/** A page of unsettled transactions leased to a worker (`claimUnsettled`'s parameters, in order:
- * owner, limit, lease ms, now, the cursor's created_at and id, the confirmed-by cut-off). */
 const CLAIM_COLUMNS = TX_COLUMNS.split(',')
   .map((c) => `t.${c.trim()}`)
   .join(', ');
 
+/** A page of unsettled transactions leased to a worker (`claimUnsettled`'s parameters, in order:
+ * owner, limit, lease ms, now, the cursor's created_at and id, the confirmed-by cut-off). */
 export const CLAIM_UNSETTLED_SQL = `WITH picked AS (
     SELECT id, COALESCE(lease_owner = $1
              AND lease_until > $4::timestamptz + ($3::bigint * interval '500 microseconds'), false) AS held
