@@ -1,4 +1,12 @@
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,6 +24,8 @@ afterAll(() => {
 });
 
 const slot = (n: number): JournalRecord => ({ t: 'slot', s: String(n) });
+const journalFile = (dir: string) => join(dir, readdirSync(dir).find((name) => name.startsWith('journal-'))!);
+const openDescriptors = () => readdirSync('/proc/self/fd').length;
 const replayAll = (journal: LocalnetJournal) => {
   const seen: JournalRecord[] = [];
   journal.replay((record) => seen.push(record));
@@ -80,6 +90,51 @@ describe('LocalnetJournal', () => {
       slot(2),
       slot(3),
     ]);
+    reopened.close();
+  });
+
+  // Decision 93: a write to a file whose fdatasync runs can wait for the disk, so appends are
+  // written by the flush, on the thread pool, never on the caller's thread.
+  it('writes appends only when a flush makes them durable, and reads them back meanwhile', async () => {
+    const dir = fresh();
+    const journal = LocalnetJournal.open(dir);
+    replayAll(journal);
+    journal.append([slot(1)], true);
+    const synced = statSync(journalFile(dir)).size;
+    const [location] = journal.append([slot(2), slot(3)], false);
+    expect(statSync(journalFile(dir)).size).toBe(synced);
+    expect(journal.read(location!)).toEqual(slot(2));
+    await journal.durable();
+    expect(statSync(journalFile(dir)).size).toBeGreaterThan(synced);
+    expect(journal.read(location!)).toEqual(slot(2));
+    journal.close();
+    const reopened = LocalnetJournal.open(dir);
+    expect(replayAll(reopened)).toEqual([slot(1), slot(2), slot(3)]);
+    reopened.close();
+  });
+
+  it('stays whole when a synchronous sync or a close meets a flush that is still writing', async () => {
+    const dir = fresh();
+    const before = openDescriptors();
+    const journal = LocalnetJournal.open(dir);
+    replayAll(journal);
+    const records = Array.from({ length: 600 }, (_, i) => slot(i));
+    const flushes: Promise<void>[] = [];
+    for (let i = 0; i < 600; i += 3) {
+      journal.append(records.slice(i, i + 3), false);
+      // A flush starts writing; a slot reservation syncs on this thread while it does.
+      if (i % 30 === 0) flushes.push(journal.durable());
+      if (i % 45 === 0) journal.sync();
+    }
+    const last = journal.durable();
+    journal.append([slot(600)], false);
+    journal.close();
+    await Promise.all([...flushes, last]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The descriptor a running flush wrote to is closed once its write returns.
+    expect(openDescriptors()).toBe(before);
+    const reopened = LocalnetJournal.open(dir);
+    expect(replayAll(reopened)).toEqual([...records, slot(600)]);
     reopened.close();
   });
 });

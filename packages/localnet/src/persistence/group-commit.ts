@@ -1,9 +1,10 @@
 /**
- * Group commit for an append-only file: appends are written at once (in order, on the caller's
+ * Group commit for an append-only file: appends are counted at once (in order, on the caller's
  * thread, so offsets and the file's order are fixed there), and callers that need them durable wait
- * for a flush. One flush runs at a time, off the event loop; whoever asks while one runs waits for
- * the next one, which then covers every append made meanwhile. So N concurrent sends cost one fsync,
- * not N, and none of them is answered before its own bytes are on disk.
+ * for a flush, which writes and syncs them. One flush runs at a time, off the event loop; whoever
+ * asks while one runs waits for the next one, which then covers every append made meanwhile. So N
+ * concurrent sends cost one write and one fsync, not N, and none of them is answered before its
+ * own bytes are on disk.
  */
 
 interface Waiter {

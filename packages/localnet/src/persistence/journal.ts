@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   existsSync,
   fdatasync,
   fdatasyncSync,
@@ -12,6 +13,7 @@ import {
   readSync,
   renameSync,
   unlinkSync,
+  write,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +33,12 @@ import { decodeLine, encodeLine, type JournalRecord, type RecordLocation } from 
  *
  * Every line is `<crc32 as 8 hex digits> <json>\n`. A torn last line (a crash mid-write) is cut off
  * at the next open; a bad line followed by good ones is corruption and stops the start.
+ *
+ * Appends are kept in memory until a flush writes them, at their offsets, on libuv's thread pool
+ * just before its fdatasync (decision 93): a `write` to a file whose fdatasync is running can wait
+ * for the disk, and on the event loop that stops every request. A synchronous `sync` writes what is
+ * pending on the calling thread, including bytes a flush is still writing (the same bytes at the
+ * same offsets), so the file is always written from its end onward, without holes.
  */
 
 const SNAPSHOT = 'snapshot.jsonl';
@@ -49,10 +57,46 @@ function openIfExists(path: string): number | undefined {
 
 export type ReplayVisitor = (record: JournalRecord, location: RecordLocation) => void;
 
+/** Opened for positional writes: not O_APPEND, which would make Linux ignore the offsets. */
+const JOURNAL_FLAGS = constants.O_RDWR | constants.O_CREAT;
+
+/** Appended bytes not yet written to the journal file, starting at `offset`. */
+interface Pending {
+  readonly offset: number;
+  readonly bytes: Buffer;
+}
+
+/** Writes all of `bytes` at `offset`, on this thread. */
+function writeFullySync(fd: number, bytes: Buffer, offset: number): void {
+  let written = 0;
+  while (written < bytes.length) {
+    written += writeSync(fd, bytes, written, bytes.length - written, offset + written);
+  }
+}
+
+/** Writes all of `bytes` at `offset`, on the thread pool. */
+function writeFully(fd: number, bytes: Buffer, offset: number, done: (error: Error | null) => void): void {
+  let written = 0;
+  const next = (error: Error | null, count: number) => {
+    if (error) return done(error);
+    written += count;
+    if (written >= bytes.length) return done(null);
+    write(fd, bytes, written, bytes.length - written, offset + written, next);
+  };
+  write(fd, bytes, 0, bytes.length, offset, next);
+}
+
 export class LocalnetJournal {
   private journalFd: number;
   private snapshotFd: number | undefined;
+  /** The journal's length with what is pending. */
   private journalSize = 0;
+  /** Appended, not yet handed to a write, in order and contiguous, ending at `journalSize`. */
+  private pending: Pending[] = [];
+  /** What the running flush is writing, until its write returns. */
+  private writing: (Pending & { readonly fd: number }) | undefined;
+  /** A descriptor a compaction or close retired while a flush was writing to it. */
+  private closeAfterWrite: number | undefined;
   private generation = 0;
   private closed = false;
   private replayed = false;
@@ -111,7 +155,7 @@ export class LocalnetJournal {
 
     const journalPath = this.journalPath(this.generation);
     const existed = existsSync(journalPath);
-    this.journalFd = openSync(journalPath, 'a+', 0o600);
+    this.journalFd = openSync(journalPath, JOURNAL_FLAGS, 0o600);
     const size = fstatSync(this.journalFd).size;
     const goodBytes = this.scan(this.journalFd, 'journal', journalPath, true, (record, location) => {
       if (record.t === 'head') head ??= record;
@@ -203,12 +247,8 @@ export class LocalnetJournal {
     if (this.closed) throw new Error('the localnet journal is closed');
     const lines = records.map(encodeLine);
     const buffer = lines.length === 1 ? lines[0]! : Buffer.concat(lines);
-    let written = 0;
-    while (written < buffer.length) {
-      written += writeSync(this.journalFd, buffer, written, buffer.length - written);
-    }
+    this.pending.push({ offset: this.journalSize, bytes: buffer });
     this.appended += buffer.length;
-    if (sync) this.sync();
     const locations: RecordLocation[] = [];
     let offset = this.journalSize;
     for (const line of lines) {
@@ -216,6 +256,7 @@ export class LocalnetJournal {
       offset += line.length;
     }
     this.journalSize = offset;
+    if (sync) this.sync();
     return locations;
   }
 
@@ -223,6 +264,8 @@ export class LocalnetJournal {
   sync(): void {
     if (this.closed) return;
     const through = this.appended;
+    for (const { offset, bytes } of this.unwritten()) writeFullySync(this.journalFd, bytes, offset);
+    this.pending = [];
     fdatasyncSync(this.journalFd);
     this.commit.flushed(through);
   }
@@ -241,20 +284,66 @@ export class LocalnetJournal {
     return this.appended;
   }
 
+  /** Writes what is pending, then fdatasyncs, both on the thread pool. */
   private flushAsync(): Promise<void> {
     const fd = this.journalFd;
+    const batch = this.pending;
+    this.pending = [];
     return new Promise<void>((resolve, reject) => {
-      fdatasync(fd, (error) => {
-        // A close or a compaction in the meantime synced the file itself and closed this descriptor.
+      // A close or a compaction in the meantime wrote and synced the file itself.
+      const settle = (error: Error | null) => {
         if (error && !this.closed && fd === this.journalFd) reject(error);
         else resolve();
+      };
+      const sync = () => fdatasync(fd, settle);
+      if (batch.length === 0) return sync();
+      const bytes = batch.length === 1 ? batch[0]!.bytes : Buffer.concat(batch.map((p) => p.bytes));
+      this.writing = { fd, offset: batch[0]!.offset, bytes };
+      writeFully(fd, bytes, batch[0]!.offset, (error) => {
+        this.writing = undefined;
+        if (this.closeAfterWrite === fd) {
+          this.closeAfterWrite = undefined;
+          closeSync(fd);
+          return resolve();
+        }
+        if (error) {
+          // Kept, in order, for a later `sync` (close): bytes after them must not land past a hole.
+          if (fd === this.journalFd) this.pending.unshift({ offset: batch[0]!.offset, bytes });
+          return settle(error);
+        }
+        sync();
       });
     });
+  }
+
+  /** Closes a journal descriptor now, or once the flush writing to it returns (its number must not be reused before). */
+  private retire(fd: number): void {
+    if (this.writing?.fd === fd) this.closeAfterWrite = fd;
+    else closeSync(fd);
+  }
+
+  /** The current journal's bytes not known to be written: the running flush's first, as in the file. */
+  private unwritten(): readonly Pending[] {
+    return this.writing?.fd === this.journalFd ? [this.writing, ...this.pending] : this.pending;
+  }
+
+  /** A record still in memory, when `location` is past what was written. */
+  private unwrittenLine(location: RecordLocation): Buffer | undefined {
+    for (const { offset, bytes } of this.unwritten()) {
+      if (location.offset >= offset && location.offset + location.length <= offset + bytes.length) {
+        return bytes.subarray(location.offset - offset, location.offset - offset + location.length);
+      }
+    }
+    return undefined;
   }
 
   read(location: RecordLocation): JournalRecord | undefined {
     const fd = location.file === 'journal' ? this.journalFd : this.snapshotFd;
     if (fd === undefined || this.closed) return undefined;
+    if (location.file === 'journal') {
+      const line = this.unwrittenLine(location);
+      if (line) return decodeLine(line);
+    }
     const buffer = Buffer.alloc(location.length);
     const read = readSync(fd, buffer, 0, location.length, location.offset);
     return read === location.length ? decodeLine(buffer) : undefined;
@@ -276,9 +365,7 @@ export class LocalnetJournal {
       let pending = 0;
       const flush = () => {
         if (pending === 0) return;
-        const buffer = Buffer.concat(chunks);
-        let written = 0;
-        while (written < buffer.length) written += writeSync(fd, buffer, written, buffer.length - written);
+        writeFullySync(fd, Buffer.concat(chunks), offset - pending);
         chunks.length = 0;
         pending = 0;
       };
@@ -297,15 +384,16 @@ export class LocalnetJournal {
       closeSync(fd);
     }
     // Everything appended before lives on in the snapshot, which is now on disk.
+    this.pending = [];
     this.commit.flushed(this.appended);
     const oldJournal = this.journalPath(this.generation);
     renameSync(tmpPath, join(this.dir, SNAPSHOT));
     fsyncDirectory(this.dir);
     if (this.snapshotFd !== undefined) closeSync(this.snapshotFd);
-    closeSync(this.journalFd);
+    this.retire(this.journalFd);
     this.snapshotFd = openSync(join(this.dir, SNAPSHOT), 'r');
     this.generation = nextGeneration;
-    this.journalFd = openSync(this.journalPath(nextGeneration), 'a+', 0o600);
+    this.journalFd = openSync(this.journalPath(nextGeneration), JOURNAL_FLAGS, 0o600);
     this.journalSize = fstatSync(this.journalFd).size;
     unlinkSync(oldJournal);
     fsyncDirectory(this.dir);
@@ -323,7 +411,7 @@ export class LocalnetJournal {
     }
     this.closed = true;
     this.commit.fail(new Error('the localnet journal is closed'));
-    if (this.journalFd >= 0) closeSync(this.journalFd);
+    if (this.journalFd >= 0) this.retire(this.journalFd);
     if (this.snapshotFd !== undefined) closeSync(this.snapshotFd);
     releaseLock(this.lockPath);
   }
