@@ -4,21 +4,38 @@
 // autocannon's `overallRate` is closed-loop per connection, with a per-second budget.
 // Prints one JSON line.
 //
-//   node bench/paced.mjs <url> <rate> <seconds> [header: value]...
+//   node bench/paced.mjs <url> <rate> <seconds> [--bodies=<file>] [header: value]...
+//
+// With --bodies, request i is a POST of line i of the file (one body per line, as many lines as
+// requests, warm-up included: rate x (seconds + 1)); without, every request is the same GET.
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 
-const [url, rateArg, secondsArg, ...headerArgs] = process.argv.slice(2);
+const [url, rateArg, secondsArg, ...rest] = process.argv.slice(2);
+const bodiesFile = rest.find((a) => a.startsWith('--bodies='))?.slice('--bodies='.length);
+const headerArgs = rest.filter((a) => !a.startsWith('--bodies='));
 const target = new URL(url);
 const rate = Number(rateArg);
 const seconds = Number(secondsArg);
 const headerLines = headerArgs.map((h) => `${h}\r\n`).join('');
-const request = Buffer.from(
-  `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\n${headerLines}\r\n`,
-);
+const path = `${target.pathname}${target.search}`;
+const get = Buffer.from(`GET ${path} HTTP/1.1\r\nHost: ${target.host}\r\n${headerLines}\r\n`);
+// Every request is built before the clock starts, so building one never delays another.
+const bodies = bodiesFile ? readFileSync(bodiesFile, 'utf8').split('\n').filter(Boolean) : undefined;
+const post = (body) =>
+  Buffer.from(
+    `POST ${path} HTTP/1.1\r\nHost: ${target.host}\r\n${headerLines}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+const requests = bodies?.map(post);
+const requestFor = (i) => requests?.[i] ?? get;
 
 // The first second warms up (sockets opening, JIT): sent, but left out of the figures.
 const WARMUP_SEC = 1;
 const total = Math.floor(rate * (seconds + WARMUP_SEC));
+if (requests && requests.length < total) {
+  console.error(`--bodies has ${requests.length} lines; ${total} requests need one each`);
+  process.exit(2);
+}
 const warmup = Math.floor(rate * WARMUP_SEC);
 const latencies = new Float64Array(total);
 const dueAt = new Float64Array(total);
@@ -45,14 +62,19 @@ function socket() {
     if (buffer.length < head + 4 + length) return;
     const ok = buffer.startsWith('HTTP/1.1 200');
     buffer = buffer.slice(head + 4 + length);
-    if (current >= 0) {
-      latencies[current] = performance.now() - dueAt[current];
-      if (!ok) {
-        failedAt.push(current);
-      }
-      done++;
-      current = -1;
+    // An answer to no request: the server's 408 to a socket opened ahead and never used, before it
+    // closes it. The socket is not idle any more.
+    if (current < 0) {
+      const i = idle.indexOf(s);
+      if (i >= 0) idle.splice(i, 1);
+      return;
     }
+    latencies[current] = performance.now() - dueAt[current];
+    if (!ok) {
+      failedAt.push(current);
+    }
+    done++;
+    current = -1;
     s.send = undefined;
     idle.push(s);
     pump();
@@ -74,7 +96,7 @@ function socket() {
   });
   s.assign = (i) => {
     current = i;
-    s.write(request);
+    s.write(requestFor(i));
   };
   return s;
 }

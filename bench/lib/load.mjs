@@ -22,10 +22,10 @@ export function summary(result) {
   };
 }
 
-/** Open-loop load at a constant rate, from a child process (bench/paced.mjs). */
-export function paced(url, headers, rate, seconds) {
+/** Open-loop load at a constant rate, from a child process (bench/paced.mjs); `options` such as `--bodies=`. */
+export function paced(url, headers, rate, seconds, options = []) {
   const headerArgs = Object.entries(headers).map(([k, v]) => `${k}: ${v}`);
-  return runNode('paced.mjs', [url, String(rate), String(seconds), ...headerArgs]);
+  return runNode('paced.mjs', [url, String(rate), String(seconds), ...options, ...headerArgs]);
 }
 
 export const lamportsToSol = (lamports) => {

@@ -1,4 +1,7 @@
 // The service's interface A measures: the tracking read and the donation end to end.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DURATION, log } from './cli.mjs';
 import { cannon, lamportsToSol, noteStatus, paced, round, summary } from './load.mjs';
 
@@ -93,37 +96,30 @@ export async function measureDonate(
 }
 
 /**
- * Open-loop donations at `rate` a second for `seconds`: request i is due at start + i/rate and its
- * latency counts from then (a stall delays every request due during it), so p99 shows queueing.
+ * Open-loop donations at `rate` a second for `seconds`, from bench/paced.mjs (a child process over
+ * raw keep-alive sockets, like the paced tracking reads): request i is due at start + i/rate and its
+ * latency counts from then (a stall delays every request due during it), so p99 shows queueing. The
+ * first second warms up and is left out. Each request donates a different amount from the next of
+ * the funded accounts; the bodies are written to a file first, so building one never delays another.
  */
 export async function openLoopDonations({ baseUrl, headers, accounts }, rate, seconds, offset) {
-  const total = Math.max(1, Math.floor(rate * seconds));
-  const latencies = [];
-  let failed = 0;
-  const start = performance.now() + 50;
-  const one = async (i) => {
-    const due = start + (i * 1000) / rate;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    const amount = lamportsToSol(offset + i + 1);
-    try {
-      const res = await fetch(`${baseUrl}/v1/api/donate/sol`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ account: accounts[i % accounts.length], amount, priority: 'Medium' }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) failed++;
-    } catch {
-      failed++;
-    }
-    latencies.push(performance.now() - due);
-  };
-  await Promise.all(Array.from({ length: total }, (_, i) => one(i)));
-  const elapsed = (performance.now() - start) / 1000;
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { reqPerSec: total / elapsed, p50Ms: at(0.5), p99Ms: at(0.99), requests: total, failed };
+  const count = Math.floor(rate * (seconds + 1)) + 1;
+  const dir = await mkdtemp(join(tmpdir(), 'token-actions-bodies-'));
+  const bodies = join(dir, 'donations.jsonl');
+  try {
+    const lines = Array.from({ length: count }, (_, i) =>
+      JSON.stringify({
+        account: accounts[i % accounts.length],
+        amount: lamportsToSol(offset + i + 1),
+        priority: 'Medium',
+      }),
+    );
+    await writeFile(bodies, `${lines.join('\n')}\n`);
+    const r = await paced(`${baseUrl}/v1/api/donate/sol`, headers, rate, seconds, [`--bodies=${bodies}`]);
+    return { ...r, failed: r.non2xx + r.unanswered };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Donations at half their peak rate, open loop, with p50/p99 (target: p99 under 50 ms). */
