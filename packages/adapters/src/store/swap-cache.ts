@@ -1,4 +1,4 @@
-import type { DomainError, PoolRecord, SwapHistoryPage, SwapStore } from '@token-actions/core';
+import type { DomainError, PoolRecord, PublicKey, SwapHistoryPage, SwapStore } from '@token-actions/core';
 import { okAsync, type ResultAsync } from 'neverthrow';
 import { createNoticeGate, createTtlEntries, type NoticeSubscription } from './cache.js';
 
@@ -26,6 +26,10 @@ export interface PoolCacheOptions {
  * pool table notifies from a trigger at commit. A read that was in flight across a change never
  * fills the cache (a generation counter), so a dropped state cannot come back. Reservations
  * themselves still lock the pool rows in the database; only the reads are served from here.
+ *
+ * A pool's authority never changes once booked, so it is kept for good, whatever changes: a firm
+ * quote reads it before reserving, and under a stream of quotes the pools themselves are dropped
+ * by every reservation.
  */
 export function withPoolCache(
   swaps: SwapStore,
@@ -37,6 +41,7 @@ export function withPoolCache(
   const pools = createTtlEntries<PoolRecord | null>(ttlMs, Number.POSITIVE_INFINITY, now);
   const pages = createTtlEntries<SwapHistoryPage>(ttlMs, maxPages, now);
   const poolList = createTtlEntries<readonly PoolRecord[]>(ttlMs, 1, now);
+  const authorities = new Map<string, PublicKey>();
   const drop = () => {
     pools.clear();
     pages.clear();
@@ -84,6 +89,15 @@ export function withPoolCache(
         () => swaps.getPool(id),
         (pool) => pools.set(id, pool),
       );
+    },
+    poolAuthority(id) {
+      const known = authorities.get(id);
+      if (known) return okAsync(known);
+      // Not booked yet is not remembered: the pool may be booked next.
+      return swaps.poolAuthority(id).map((authority) => {
+        if (authority) authorities.set(id, authority);
+        return authority;
+      });
     },
     listPools() {
       gate.start();

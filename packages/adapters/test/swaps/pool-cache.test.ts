@@ -128,6 +128,30 @@ describe.skipIf(!POSTGRES_REACHABLE)('pool cache across processes (PostgreSQL)',
     u(await a.reserve({ request: request(), poolIds: [id], plan: take(id, 250n) }));
     expect(u(await a.getPool(id))!.reservedB).toBe(250n);
   });
+
+  it('keeps a pool authority for good once read, through every reservation', async () => {
+    const a = cacheA.swaps;
+    const b = createPgSwapStore(otherSql);
+    const id = `SOL-USDC-authority-${Date.now()}`;
+    expect(u(await a.poolAuthority(id))).toBeNull();
+    const { pool } = await openPool(b, id);
+    // Not booked was not remembered: the pool booked since is found.
+    expect(u(await a.poolAuthority(id))).toBe(pool.authority);
+    const before = sqlA.statements;
+    for (let i = 0; i < 5; i++) {
+      u(await a.reserve({ request: request(), poolIds: [id], plan: take(id, 10n) }));
+      u(await b.reserve({ request: request(), poolIds: [id], plan: take(id, 10n) }));
+      expect(u(await a.poolAuthority(id))).toBe(pool.authority);
+    }
+    // A's statements are its own five reservations' (each the same count); no authority read.
+    const reservations = sqlA.statements - before;
+    u(await a.reserve({ request: request(), poolIds: [id], plan: take(id, 10n) }));
+    expect(reservations).toBe(5 * (sqlA.statements - before - reservations));
+    // Booking the same id again keeps the first authority, so what is held stays true.
+    const again = await openPool(b, id);
+    expect(again.created).toBe(false);
+    expect(u(await a.poolAuthority(id))).toBe(pool.authority);
+  });
 });
 
 const openPool = async (swaps: SwapStore, id: string) =>

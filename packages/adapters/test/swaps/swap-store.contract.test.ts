@@ -145,6 +145,29 @@ describe.each(variants)('swap store contract: $name', (variant) => {
     return { ...stores, id, authority };
   };
 
+  /** Books `id` again, with other reserves and fee: an existing pool must be kept as it is. */
+  const bookAgain = async (swaps: SwapStore, id: string, authority: PublicKey) =>
+    u(
+      await swaps.ensurePool({
+        id,
+        tokenA: 'SOL',
+        tokenB: 'USDC',
+        reserveA: 1n,
+        reserveB: 1n,
+        feeBps: 1,
+        authority,
+      }),
+    );
+
+  it.skipIf(variant.skip)("reads a pool's authority, which booking the id again never replaces", async () => {
+    const { swaps, id, authority } = await fresh();
+    expect(u(await swaps.poolAuthority(id))).toBe(authority);
+    expect(u(await swaps.poolAuthority(`${id}-missing`))).toBeNull();
+    const again = await bookAgain(swaps, id, randomPublicKey());
+    expect(again).toMatchObject({ created: false, pool: { authority } });
+    expect(u(await swaps.poolAuthority(id))).toBe(authority);
+  });
+
   it.skipIf(variant.skip)(
     'holds a client to maxOpenPerClient unexecuted reservations, exactly, however many race',
     async () => {
@@ -201,19 +224,7 @@ describe.each(variants)('swap store contract: $name', (variant) => {
     'books a pool once and reserves, attaches, submits and settles a swap',
     async () => {
       const { swaps, id, authority } = await fresh();
-      expect(
-        u(
-          await swaps.ensurePool({
-            id,
-            tokenA: 'SOL',
-            tokenB: 'USDC',
-            reserveA: 1n,
-            reserveB: 1n,
-            feeBps: 1,
-            authority,
-          }),
-        ).created,
-      ).toBe(false);
+      expect((await bookAgain(swaps, id, authority)).created).toBe(false);
       const user = randomPublicKey();
       const r = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 400n) }));
       expect(r).toMatchObject({ status: 'prepared', outAmount: 400n, hops: [{ pool: id, outAmount: 400n }] });

@@ -147,6 +147,12 @@ export interface SwapStore {
     pool: Omit<PoolRecord, 'reservedA' | 'reservedB' | 'createdAt' | 'updatedAt'>,
   ): ResultAsync<{ created: boolean; pool: PoolRecord }, DomainError>;
   getPool(id: string): ResultAsync<PoolRecord | null, DomainError>;
+  /**
+   * The pool's authority, or null when no pool has this id. It never changes once the pool is
+   * booked (`ensurePool` keeps an existing pool, and pools are never removed), so an adapter may
+   * keep it in memory for good, unlike the reserves `getPool` reads.
+   */
+  poolAuthority(id: string): ResultAsync<PublicKey | null, DomainError>;
   listPools(): ResultAsync<readonly PoolRecord[], DomainError>;
   /**
    * In one transaction: locks `poolIds` (in id order), runs `plan` on their current state, and if it

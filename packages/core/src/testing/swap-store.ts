@@ -55,6 +55,9 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
       const found = pools.get(id);
       return okAsync(found ? { ...found } : null);
     },
+    poolAuthority(id) {
+      return okAsync(pools.get(id)?.authority ?? null);
+    },
     listPools() {
       return okAsync([...pools.values()].map((p) => ({ ...p })).sort((a, b) => (a.id < b.id ? -1 : 1)));
     },

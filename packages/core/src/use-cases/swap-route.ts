@@ -233,15 +233,16 @@ export function reserveAndBuild(
   return safeTry(async function* () {
     const authorities = new Map<string, PublicKey>();
     const vaults = new Map<string, bigint>();
+    // Only the authorities are read before the reservation, which locks and reads the reserves.
     for (const [i, id] of poolIds.entries()) {
-      const pool = yield* deps.swaps.getPool(id);
-      if (!pool) return err(domainError('INSUFFICIENT_LIQUIDITY', `pool ${id} is not available`));
-      if (pool.authority === args.request.user) {
+      const authority = yield* deps.swaps.poolAuthority(id);
+      if (!authority) return err(domainError('INSUFFICIENT_LIQUIDITY', `pool ${id} is not available`));
+      if (authority === args.request.user) {
         return err(domainError('INVALID_INPUT', 'account must not be the pool itself'));
       }
-      authorities.set(id, pool.authority);
+      authorities.set(id, authority);
       const out = deps.currencies.byCode(args.path[i + 1]!)!;
-      vaults.set(id, yield* deps.chain.getBalance(pool.authority, out));
+      vaults.set(id, yield* deps.chain.getBalance(authority, out));
     }
     const request = yield* deps.swaps.reserve({
       request: args.request,

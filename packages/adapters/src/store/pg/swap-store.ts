@@ -4,6 +4,7 @@ import {
   isDomainError,
   type NewSwapRequest,
   overPromisedError,
+  type PublicKey,
   type ReservationPlan,
   reservationLimitError,
   reserveHops,
@@ -334,6 +335,13 @@ export function createPgSwapStore(
       return attempt('pools.get', async () => {
         const r = await sql.query<Row>(`SELECT ${POOL_COLUMNS} FROM pools WHERE id = $1`, [id]);
         return r.rows[0] ? toPool(r.rows[0]) : null;
+      });
+    },
+
+    poolAuthority(id) {
+      return attempt('pools.authority', async () => {
+        const r = await sql.query<{ authority: string }>('SELECT authority FROM pools WHERE id = $1', [id]);
+        return r.rows[0] ? (r.rows[0].authority as PublicKey) : null;
       });
     },
 
