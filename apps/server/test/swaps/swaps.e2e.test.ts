@@ -246,9 +246,12 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
   it('honours every one that lands, never lets the vault fall below what is reserved, lands none twice', async () => {
     // Earlier tests' swaps settle into the book at finalized: start once nothing is reserved in
     // either direction (a USDC -> SOL hop reserves SOL), so the baseline does not move under this test.
+    // The two directions are two reads: a settlement that commits between them releases the reverse
+    // side and moves the reserves, so both reads must also show the same reserves.
     const startBook = await waitFor(async () => {
       const [p, reverse] = [await pool('SOL-USDC'), await pool('USDC-SOL')];
-      return p.reservedOut === '0' && reverse.reservedOut === '0' ? p : undefined;
+      const oneState = p.reserveIn === reverse.reserveOut && p.reserveOut === reverse.reserveIn;
+      return oneState && p.reservedOut === '0' && reverse.reservedOut === '0' ? p : undefined;
     });
     const vault = startBook.vault as string;
     const quotes = await Promise.all(
