@@ -1,5 +1,4 @@
 import { type DestinationStream, type Logger as PinoLogger, pino } from 'pino';
-import { requestLogFields } from './http/request-context.js';
 import { REDACT_PATHS } from './redact-paths.js';
 
 export { REDACT_PATHS };
@@ -11,14 +10,13 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** Every line written while serving a request carries its `requestId` (see http/request-context.ts). */
+/** A line written while serving a request carries its `requestId` through `requestLogger` (http/request-context.ts). */
 export function createLogger(level: string, destination?: DestinationStream): PinoLogger {
   return pino(
     {
       level,
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       base: undefined,
-      mixin: requestLogFields,
     },
     destination,
   );

@@ -17,6 +17,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { limitBody } from '../http/body-limit.js';
 import { DomainHttpError, statusOf } from '../http/errors.js';
+import { requestLogger } from '../http/request-context.js';
 import { unwrap } from '../http/respond.js';
 import type { Logger } from '../logger.js';
 import { actionHeaders } from './headers.js';
@@ -69,11 +70,11 @@ export function createActionsApp(options: ActionsAppOptions): Hono {
     if (domain) {
       const status = statusOf(domain.code);
       if (status < 500) return actionError(c, status, domain.message);
-      logger.error({ code: domain.code, context: domain.context }, 'action failed');
+      requestLogger(c, logger).error({ code: domain.code, context: domain.context }, 'action failed');
       return actionError(c, status, 'the service could not prepare the transaction; try again');
     }
     if (error instanceof HTTPException) return actionError(c, error.status, error.message || 'bad request');
-    logger.error({ err: error }, 'unhandled action error');
+    requestLogger(c, logger).error({ err: error }, 'unhandled action error');
     return actionError(c, 500, 'internal server error');
   });
 
@@ -82,7 +83,7 @@ export function createActionsApp(options: ActionsAppOptions): Hono {
     try {
       chainId = await options.chainId();
     } catch (error) {
-      logger.error({ err: error }, 'the chain id could not be read');
+      requestLogger(c, logger).error({ err: error }, 'the chain id could not be read');
       return c.json({ message: 'the chain is unavailable; try again' }, 503, actionHeaders('solana'));
     }
     const headers = actionHeaders(chainId);

@@ -8,6 +8,7 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from '@token-actions/core';
+import { requestLogger } from '../http/request-context.js';
 import { unwrap } from '../http/respond.js';
 import type { AdminApp, AdminLogger } from './render.js';
 import {
@@ -62,7 +63,10 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     }),
     async (c) => {
       const issued = await unwrap(createApiKey(deps, c.req.valid('json')));
-      logger.info({ keyId: issued.record.id, tenant: issued.record.tenant }, 'API key issued');
+      requestLogger(c, logger).info(
+        { keyId: issued.record.id, tenant: issued.record.tenant },
+        'API key issued',
+      );
       return c.json(issuedJson(issued), 201);
     },
   );
@@ -123,7 +127,7 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     }),
     async (c) => {
       const revoked = await unwrap(revokeApiKey(deps, { id: c.req.valid('param').id }));
-      logger.info({ keyId: revoked.id, tenant: revoked.tenant }, 'API key revoked');
+      requestLogger(c, logger).info({ keyId: revoked.id, tenant: revoked.tenant }, 'API key revoked');
       return c.json(apiKeyJson(revoked, deps.clock.now()), 200);
     },
   );
@@ -146,7 +150,10 @@ export function registerApiKeyRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
     async (c) => {
       const body = c.req.valid('json') ?? {};
       const out = await unwrap(rotateApiKey(deps, { id: c.req.valid('param').id, ...body }));
-      logger.info({ keyId: out.previous.id, newKeyId: out.issued.record.id }, 'API key rotated');
+      requestLogger(c, logger).info(
+        { keyId: out.previous.id, newKeyId: out.issued.record.id },
+        'API key rotated',
+      );
       return c.json(
         {
           ...issuedJson(out.issued),

@@ -1,5 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { type AdminDeps, getTenant, listTenants, updateTenant } from '@token-actions/core';
+import { requestLogger } from '../http/request-context.js';
 import { unwrap } from '../http/respond.js';
 import { adminErrors, adminSecurity } from './api-keys.js';
 import type { AdminApp, AdminLogger } from './render.js';
@@ -63,7 +64,10 @@ export function registerTenantRoutes(app: AdminApp, deps: AdminDeps, logger: Adm
       const updated = await unwrap(
         updateTenant(deps, { id: c.req.valid('param').id, ...c.req.valid('json') }),
       );
-      logger.info({ tenant: updated.id, treasuryPayments: updated.treasuryPayments }, 'tenant updated');
+      requestLogger(c, logger).info(
+        { tenant: updated.id, treasuryPayments: updated.treasuryPayments },
+        'tenant updated',
+      );
       return c.json(tenantJson(updated), 200);
     },
   );

@@ -7,6 +7,7 @@ import {
   listWebhookEndpoints,
   parseTenantId,
 } from '@token-actions/core';
+import { requestLogger } from '../http/request-context.js';
 import { unwrap } from '../http/respond.js';
 import {
   CreatedWebhookEndpointSchema,
@@ -61,7 +62,10 @@ export function registerWebhookEndpointAdminRoutes(
       const endpoint = await unwrap(
         createWebhookEndpointForTenant({ ...endpointDeps, store: deps.store }, c.req.valid('json')),
       );
-      logger.info({ endpointId: endpoint.id, tenant: endpoint.tenant }, 'webhook endpoint registered');
+      requestLogger(c, logger).info(
+        { endpointId: endpoint.id, tenant: endpoint.tenant },
+        'webhook endpoint registered',
+      );
       return c.json({ ...endpointJson(endpoint), secret: webhooks.secretFor(endpoint.id) }, 201);
     },
   );
@@ -99,7 +103,7 @@ export function registerWebhookEndpointAdminRoutes(
       const { id } = c.req.valid('param');
       const tenant = await unwrap(parseTenantId(c.req.valid('query').tenant));
       const out = await unwrap(deleteWebhookEndpoint(endpointDeps, { tenant, id }));
-      logger.info({ endpointId: id, tenant, ...out }, 'webhook endpoint deleted');
+      requestLogger(c, logger).info({ endpointId: id, tenant, ...out }, 'webhook endpoint deleted');
       return c.json({ id, deleted: true as const }, 200);
     },
   );

@@ -4,6 +4,7 @@ import type { Context, Env, ErrorHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainHttpError, statusOf } from './errors.js';
+import { requestLogger } from './request-context.js';
 import { describeIssues } from './validation.js';
 
 /** Writes one error body of a transport whose errors carry a `code` (interface B, the admin API). */
@@ -41,7 +42,10 @@ export function codedErrorHandler<E extends Env>(options: CodedErrorHandlerOptio
       const domain = error instanceof DomainHttpError ? error.error : error;
       const status = statusOf(domain.code);
       if (status >= 500) {
-        logger.error({ code: domain.code, context: domain.context, path: c.req.path }, logs.failed);
+        requestLogger(c, logger).error(
+          { code: domain.code, context: domain.context, path: c.req.path },
+          logs.failed,
+        );
         if (!shown.includes(status)) {
           return render(c, status, 'INTERNAL', 'the service could not complete the operation; retry shortly');
         }
@@ -53,7 +57,7 @@ export function codedErrorHandler<E extends Env>(options: CodedErrorHandlerOptio
         error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
       return render(c, error.status, error.status >= 500 ? 'INTERNAL' : 'INVALID_INPUT', message);
     }
-    logger.error({ err: error }, logs.unhandled);
+    requestLogger(c, logger).error({ err: error }, logs.unhandled);
     return render(c, 500, 'INTERNAL', 'internal server error');
   };
 }

@@ -1,22 +1,27 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Context } from 'hono';
 
 /** What every log line written while serving one request carries. */
 export interface RequestContext {
   readonly requestId: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+type Write = (fields: object, message?: string) => void;
+const LEVELS = ['info', 'warn', 'error'] as const;
 
 /**
- * Runs `fn` as part of the request `context`: anything it awaits, down to the use-cases and
- * adapters, logs with the request's id (the logger's mixin reads it), without each layer having to
- * pass a child logger along.
+ * The logger of the request `c` is serving: every line it writes carries the request's id. It is
+ * handed to whatever logs while a request is served (handlers, error handlers, the OAuth protocol
+ * functions' deps) instead of being found through an AsyncLocalStorage: on Node 20 an
+ * AsyncLocalStorage in use installs promise hooks that every promise of every request pays for
+ * (decision 96). Outside the request-id middleware the logger is returned as it is.
  */
-export function runInRequest<T>(context: RequestContext, fn: () => Promise<T>): Promise<T> {
-  return storage.run(context, fn);
-}
-
-/** The fields of the request being served, for the logger's mixin; none outside a request. */
-export function requestLogFields(): Partial<RequestContext> {
-  return storage.getStore() ?? {};
+export function requestLogger<L extends object>(c: Context, logger: L): L {
+  const requestId: unknown = c.get('requestId' as never);
+  if (typeof requestId !== 'string') return logger;
+  const scoped: Partial<Record<(typeof LEVELS)[number], Write>> = {};
+  for (const level of LEVELS) {
+    const write = (logger as Partial<Record<string, Write>>)[level];
+    if (write) scoped[level] = (fields, message) => write.call(logger, { requestId, ...fields }, message);
+  }
+  return { ...logger, ...scoped };
 }

@@ -1,5 +1,4 @@
 import type { MiddlewareHandler } from 'hono';
-import { runInRequest } from './request-context.js';
 import { nodeResponseOf } from './security-headers.js';
 
 /** A caller's id is kept when it is short and plain: it ends up in logs and headers verbatim. */
@@ -11,8 +10,8 @@ export type RequestIdVariables = { requestId: string };
 
 /**
  * `X-Request-Id` on every answer: the caller's own when well-formed (so a trace crosses a proxy
- * or a client's logs), else a fresh UUID. The request then runs inside its request context, so
- * every log line written while serving it carries `requestId`.
+ * or a client's logs), else a fresh UUID. What logs while serving the request logs through
+ * `requestLogger(c, …)`, so its lines carry `requestId`.
  */
 export const requestId: MiddlewareHandler<{ Variables: RequestIdVariables }> = async (c, next) => {
   const offered = c.req.header(REQUEST_ID_HEADER);
@@ -22,6 +21,6 @@ export const requestId: MiddlewareHandler<{ Variables: RequestIdVariables }> = a
   // answer's own headers, and the app's response stays untouched (decision 91).
   const node = nodeResponseOf(c);
   node?.setHeader(REQUEST_ID_HEADER, id);
-  await runInRequest({ requestId: id }, () => next());
+  await next();
   if (!node) c.res.headers.set(REQUEST_ID_HEADER, id);
 };

@@ -5,6 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AuthVariables } from '../http/auth.js';
 import { DomainHttpError, statusOf } from '../http/errors.js';
+import { requestLogger } from '../http/request-context.js';
 import { describeIssues } from '../http/validation.js';
 import type { Logger } from '../logger.js';
 
@@ -37,7 +38,7 @@ export function interfaceAErrorHandler(logger: Logger): ErrorHandler {
       const domain = error instanceof DomainHttpError ? error.error : error;
       const status = statusOf(domain.code);
       if (status >= 500)
-        logger.error(
+        requestLogger(c, logger).error(
           { code: domain.code, context: domain.context, cause: String(domain.cause ?? '') },
           'operation failed',
         );
@@ -48,7 +49,7 @@ export function interfaceAErrorHandler(logger: Logger): ErrorHandler {
         error.status === 400 ? `invalid request: ${error.message || 'malformed body'}` : error.message;
       return errorA(c, error.status, message);
     }
-    logger.error({ err: error }, 'unhandled error');
+    requestLogger(c, logger).error({ err: error }, 'unhandled error');
     return errorA(c, 500, 'internal server error');
   };
 }

@@ -24,9 +24,9 @@ function queryParam(query: URLSearchParams, name: string): string | undefined {
 }
 
 /** The authorization endpoint (RFC 6749 section 3.1): the consent page, its wallet sign-in, its answer. */
-export function registerAuthorizeRoutes(app: Hono, { deps, settings, render }: OAuthRouteContext): void {
+export function registerAuthorizeRoutes(app: Hono, { depsFor, settings, render }: OAuthRouteContext): void {
   app.get('/oauth/authorize', async (c) => {
-    const checked = await validateAuthorizationRequest(deps, settings, new URL(c.req.url).searchParams);
+    const checked = await validateAuthorizationRequest(depsFor(c), settings, new URL(c.req.url).searchParams);
     if (checked.isErr()) return render.authorization(c, checked.error, 302);
     const request = checked.value;
     const nonce = randomId();
@@ -49,7 +49,7 @@ export function registerAuthorizeRoutes(app: Hono, { deps, settings, render }: O
 
   app.post('/oauth/authorize/challenge', async (c) => {
     const body = await c.req.text().catch(() => undefined);
-    const challenge = await issueSignInChallenge(deps, settings, body);
+    const challenge = await issueSignInChallenge(depsFor(c), settings, body);
     return challenge.match(
       (value) => c.json(value, 200, NO_STORE_HEADERS),
       (failure) => render.json(c, failure),
@@ -64,7 +64,7 @@ export function registerAuthorizeRoutes(app: Hono, { deps, settings, render }: O
       ...(secFetchSite !== undefined ? { secFetchSite } : {}),
     });
     if (sameOrigin.isErr()) return render.page(c, 403, sameOrigin.error.title, sameOrigin.error.detail);
-    const completed = await completeAuthorization(deps, settings, await readForm(c));
+    const completed = await completeAuthorization(depsFor(c), settings, await readForm(c));
     return completed.match(
       (location) => c.redirect(location, 303),
       (failure) => render.authorization(c, failure, 303),

@@ -11,6 +11,7 @@ import {
 } from '@token-actions/core';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { requestLogger } from '../http/request-context.js';
 import { errorPage, pageSecurityHeaders } from './consent-page.js';
 
 /**
@@ -29,8 +30,11 @@ export interface OAuthRenderer {
 const AUTHORIZATION_PATH = '/oauth/authorize';
 
 export function createOAuthRenderer(log: OAuthLogger | undefined): OAuthRenderer {
-  const logFailure = (c: Context, fields: Record<string, unknown>) =>
-    (log?.error ?? log?.warn)?.call(log, { ...fields, path: c.req.path }, 'oauth request failed');
+  const logFailure = (c: Context, fields: Record<string, unknown>) => {
+    if (!log) return;
+    const scoped = requestLogger(c, log);
+    (scoped.error ?? scoped.warn).call(scoped, { ...fields, path: c.req.path }, 'oauth request failed');
+  };
 
   const page = (c: Context, status: ContentfulStatusCode, title: string, detail: string) => {
     const nonce = randomId();

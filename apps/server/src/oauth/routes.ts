@@ -13,6 +13,7 @@ import {
 } from '@token-actions/core';
 import { type Context, Hono, type MiddlewareHandler } from 'hono';
 import { limitBody } from '../http/body-limit.js';
+import { requestLogger } from '../http/request-context.js';
 import { registerAuthorizeRoutes } from './authorize-routes.js';
 import { createOAuthRenderer, type OAuthRenderer } from './render.js';
 import { registerTokenRoutes } from './token-routes.js';
@@ -39,7 +40,8 @@ export interface OAuthRoutesDeps extends OAuthConfig {
 
 /** What every OAuth route adapter needs: the protocol's ports and settings, and the renderer. */
 export interface OAuthRouteContext {
-  readonly deps: OAuthDeps;
+  /** The protocol's ports for the request `c` serves: their logger's lines carry its id. */
+  depsFor(c: Context): OAuthDeps;
   readonly settings: OAuthSettings;
   readonly render: OAuthRenderer;
   /** Hash of the admin token; registration is disabled without one. */
@@ -85,13 +87,14 @@ function abuseLimiter(
  */
 export function createOAuthRoutes(deps: OAuthRoutesDeps): Hono {
   const render = createOAuthRenderer(deps.logger);
+  const shared: OAuthDeps = {
+    store: deps.store,
+    clock: deps.clock,
+    ...(deps.webhookUrls ? { webhookUrls: deps.webhookUrls } : {}),
+  };
+  const { logger } = deps;
   const context: OAuthRouteContext = {
-    deps: {
-      store: deps.store,
-      clock: deps.clock,
-      ...(deps.logger ? { logger: deps.logger } : {}),
-      ...(deps.webhookUrls ? { webhookUrls: deps.webhookUrls } : {}),
-    },
+    depsFor: logger ? (c) => ({ ...shared, logger: requestLogger(c, logger) }) : () => shared,
     settings: oauthSettings(deps),
     render,
     ...(deps.adminToken ? { adminTokenHash: hashSecret(deps.adminToken) } : {}),

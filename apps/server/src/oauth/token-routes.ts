@@ -25,7 +25,7 @@ interface ClientRequest {
 
 /** The token, revocation and introspection endpoints (RFC 6749 3.2, RFC 7009, RFC 7662), and registration. */
 export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void {
-  const { deps, settings, render, adminTokenHash } = context;
+  const { depsFor, settings, render, adminTokenHash } = context;
 
   /** The form-encoded body and the client it authenticates (RFC 6749 section 2.3 and 3.2). */
   function clientRequest(c: Context): ResultAsync<ClientRequest, OAuthFailure> {
@@ -34,10 +34,12 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
     return ResultAsync.fromSafePromise(readForm(c))
       .andThen(tokenEndpointForm)
       .andThen((form) =>
-        authenticateClient(deps, { ...(authorization ? { authorization } : {}), form }).map((client) => ({
-          client,
-          form,
-        })),
+        authenticateClient(depsFor(c), { ...(authorization ? { authorization } : {}), form }).map(
+          (client) => ({
+            client,
+            form,
+          }),
+        ),
       );
   }
 
@@ -49,7 +51,7 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
 
   app.post('/oauth/token', async (c) => {
     const issued = await clientRequest(c).andThen(({ client, form }) =>
-      grantTokens(deps, settings, client, form),
+      grantTokens(depsFor(c), settings, client, form),
     );
     return issued.match(
       (tokens) => c.json(tokens, 200, NO_STORE_HEADERS),
@@ -58,7 +60,9 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
   });
 
   app.post('/oauth/revoke', async (c) => {
-    const revoked = await clientRequest(c).andThen(({ client, form }) => revokeToken(deps, client, form));
+    const revoked = await clientRequest(c).andThen(({ client, form }) =>
+      revokeToken(depsFor(c), client, form),
+    );
     return revoked.match(
       () => c.body(null, 200, NO_STORE_HEADERS),
       (failure) => render.json(c, failure),
@@ -67,7 +71,7 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
 
   app.post('/oauth/introspect', async (c) => {
     const state = await clientRequest(c).andThen(({ client, form }) =>
-      introspectToken(deps, settings, client, form),
+      introspectToken(depsFor(c), settings, client, form),
     );
     return state.match(
       (value) => c.json(value, 200, NO_STORE_HEADERS),
@@ -79,7 +83,7 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
     if (!adminTokenHash) return c.json(REGISTRATION_DISABLED, 404);
     const authorization = c.req.header('authorization');
     const body = await c.req.text().catch(() => undefined);
-    const registered = await registerClientMetadata(deps, adminTokenHash, {
+    const registered = await registerClientMetadata(depsFor(c), adminTokenHash, {
       ...(authorization ? { authorization } : {}),
       body,
     });

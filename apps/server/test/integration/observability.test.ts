@@ -211,9 +211,25 @@ describe('observability of the real service', () => {
     const written = lines.slice(from).filter((l) => l.msg === 'oauth client registered');
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({ requestId: 'reg-42' });
+    // An admin handler's own line carries it too.
+    const issued = await fetch(`${h.baseUrl}/v1/admin/api-keys`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${ADMIN}`,
+        'content-type': 'application/json',
+        'x-request-id': 'adm-7',
+      },
+      body: JSON.stringify({ label: 'logged key' }),
+    });
+    expect(issued.status).toBe(201);
+    expect(lines.slice(from).filter((l) => l.msg === 'API key issued')).toMatchObject([
+      { requestId: 'adm-7' },
+    ]);
     // A background line (the worker loop) belongs to no request and carries none.
     expect(
-      lines.filter((l) => l.requestId === undefined).every((l) => l.msg !== 'oauth client registered'),
+      lines
+        .filter((l) => l.requestId === undefined)
+        .every((l) => l.msg !== 'oauth client registered' && l.msg !== 'API key issued'),
     ).toBe(true);
   });
 

@@ -6,6 +6,7 @@ import {
   getWebhookEndpoint,
   listWebhookEndpoints,
 } from '@token-actions/core';
+import { requestLogger } from '../../http/request-context.js';
 import { unwrap } from '../../http/respond.js';
 import type { InterfaceAApp } from '../../interface-a/render.js';
 import type { AppServices } from '../../services.js';
@@ -54,7 +55,7 @@ export function registerWebhookEndpointRoutes(
       const endpoint = await unwrap(
         createWebhookEndpoint(deps, { ...c.req.valid('json'), tenant: c.get('tenant').id }),
       );
-      services.logger.info(
+      requestLogger(c, services.logger).info(
         { endpointId: endpoint.id, tenant: endpoint.tenant },
         'webhook endpoint registered',
       );
@@ -112,7 +113,7 @@ export function registerWebhookEndpointRoutes(
     async (c) => {
       const { id } = c.req.valid('param');
       const out = await unwrap(deleteWebhookEndpoint(deps, { tenant: c.get('tenant').id, id }));
-      services.logger.info(
+      requestLogger(c, services.logger).info(
         { endpointId: id, tenant: c.get('tenant').id, ...out },
         'webhook endpoint deleted',
       );
