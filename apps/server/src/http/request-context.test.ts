@@ -2,7 +2,7 @@ import { domainError } from '@token-actions/core';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { interfaceAErrorHandler } from '../interface-a/render.js';
-import { interfaceBErrorHandler } from '../interface-b/render.js';
+import { type InterfaceBEnv, interfaceBErrorHandler } from '../interface-b/render.js';
 import { DomainHttpError } from './errors.js';
 import { requestLogger } from './request-context.js';
 import { requestId } from './request-id.js';
@@ -69,7 +69,8 @@ describe('requestLogger', () => {
   it('gives the error handlers’ lines of interface A and B the id of the request that failed', async () => {
     for (const handler of [interfaceAErrorHandler, interfaceBErrorHandler]) {
       const { lines, logger } = recordingLogger();
-      const app = new Hono();
+      // Interface B's variables (what its error page reports) are a superset of A's none.
+      const app = new Hono<InterfaceBEnv>();
       app.use('*', requestId);
       app.onError(handler(logger));
       app.get('/bug', () => {

@@ -18,10 +18,11 @@ const LEVELS = ['info', 'warn', 'error'] as const;
 export function requestLogger<L extends object>(c: Context, logger: L): L {
   const requestId: unknown = c.get('requestId' as never);
   if (typeof requestId !== 'string') return logger;
-  const scoped: Partial<Record<(typeof LEVELS)[number], Write>> = {};
+  // Everything else (a pino logger's level, child, ...) is the logger's own, through the prototype.
+  const scoped = Object.create(logger) as Partial<Record<(typeof LEVELS)[number], Write>>;
   for (const level of LEVELS) {
     const write = (logger as Partial<Record<string, Write>>)[level];
     if (write) scoped[level] = (fields, message) => write.call(logger, { requestId, ...fields }, message);
   }
-  return { ...logger, ...scoped };
+  return scoped as L;
 }
