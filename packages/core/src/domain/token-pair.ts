@@ -19,15 +19,15 @@ export function parseTokenPair(currencies: Currencies, value: unknown): Result<T
   if (typeof value !== 'string') {
     return err(domainError('UNKNOWN_TOKEN_PAIR', 'tokenPair must be a string such as "SOL-USDC"'));
   }
-  const pairs = currencies.all.flatMap((a) =>
-    currencies.all.filter((b) => b !== a).map((b) => `${a.code}-${b.code}`),
-  );
+  // Spelled out only for an error: every quote and swap parses a pair.
+  const pairs = () =>
+    currencies.all.flatMap((a) => currencies.all.filter((b) => b !== a).map((b) => `${a.code}-${b.code}`));
   const parts = value.split('-');
   if (parts.length !== 2 || !parts[0] || !parts[1]) {
     return err(
       domainError(
         'UNKNOWN_TOKEN_PAIR',
-        `tokenPair "${value.slice(0, 32)}" is malformed: write two tickers joined by a hyphen, one of ${pairs.join(', ')}`,
+        `tokenPair "${value.slice(0, 32)}" is malformed: write two tickers joined by a hyphen, one of ${pairs().join(', ')}`,
       ),
     );
   }
@@ -37,7 +37,7 @@ export function parseTokenPair(currencies: Currencies, value: unknown): Result<T
     return err(
       domainError(
         'UNKNOWN_TOKEN_PAIR',
-        `tokenPair "${value.slice(0, 32)}" is not supported; use one of ${pairs.join(', ')}`,
+        `tokenPair "${value.slice(0, 32)}" is not supported; use one of ${pairs().join(', ')}`,
       ),
     );
   }

@@ -318,6 +318,16 @@ describe('swap information', () => {
     expect(await code({ tokenPair: 'SOL-BTC' })).toBe('UNKNOWN_TOKEN_PAIR');
     expect(await code({ tokenPair: 'SOLUSDC' })).toBe('UNKNOWN_TOKEN_PAIR');
     expect(await code({ tokenPair: 'SOL-SOL' })).toBe('UNKNOWN_TOKEN_PAIR');
+    // Both refusals name every pair the service trades.
+    const every = 'SOL-USDC, SOL-PROJ, USDC-SOL, USDC-PROJ, PROJ-SOL, PROJ-USDC';
+    for (const [tokenPair, kind] of [
+      ['SOLUSDC', 'is malformed: write two tickers joined by a hyphen, one of'],
+      ['SOL-BTC', 'is not supported; use one of'],
+    ]) {
+      expect((await swapInfo(t.swapDeps, { tokenPair }))._unsafeUnwrapErr().message).toBe(
+        `tokenPair "${tokenPair}" ${kind} ${every}`,
+      );
+    }
     expect(await code({})).toBe('INVALID_PARAMETERS');
     expect(await code({ tokenPair: 'SOL-USDC', page: '0' })).toBe('INVALID_PARAMETERS');
     expect(await code({ tokenPair: 'SOL-USDC', pageSize: '101' })).toBe('INVALID_PARAMETERS');
