@@ -1,10 +1,5 @@
 import type { Context } from 'hono';
 
-/** What every log line written while serving one request carries. */
-export interface RequestContext {
-  readonly requestId: string;
-}
-
 type Write = (fields: object, message?: string) => void;
 const LEVELS = ['info', 'warn', 'error'] as const;
 
