@@ -210,6 +210,7 @@ export {
   type SwapStore,
   type SwapTransaction,
   TERMINAL_SWAP_STATUSES,
+  withTransaction,
 } from './ports/swap-store.js';
 export type {
   TransactionStatusEvent,

@@ -10,7 +10,7 @@ import {
   type WebhookStore,
 } from '@token-actions/core';
 import { createInMemorySwapStore, createInMemoryWebhookStore } from '@token-actions/core/testing';
-import { err, ok } from 'neverthrow';
+import { err, errAsync, ok, okAsync } from 'neverthrow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createPgSwapStore,
@@ -220,63 +220,77 @@ describe.each(variants)('swap store contract: $name', (variant) => {
     60_000,
   );
 
-  it.skipIf(variant.skip)(
-    'books a pool once and reserves, attaches, submits and settles a swap',
-    async () => {
-      const { swaps, id, authority } = await fresh();
-      expect((await bookAgain(swaps, id, authority)).created).toBe(false);
-      const user = randomPublicKey();
-      const r = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 400n) }));
-      expect(r).toMatchObject({ status: 'prepared', outAmount: 400n, hops: [{ pool: id, outAmount: 400n }] });
-      expect(u(await swaps.getPool(id))!.reservedB).toBe(400n);
-      const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
-      const message = Uint8Array.from([1, 2, 3]);
-      const sig = crypto.getRandomValues(new Uint8Array(64));
-      const attached = await swaps.attachTransaction(r.requestId, {
-        message,
-        signers: [authority, user],
-        presigned: { [authority]: sig },
-        blockhash: 'bh',
-        lastValidBlockHeight: 150n,
-        feeLamports: 10_000n,
-        computeUnitLimit: 70_000,
-        computeUnitPrice: 1_000n,
-        transactionId: encodeBase58(sig) as Signature,
-      });
-      expect(u(attached)).toBe(true);
-      const got = u(await swaps.get(r.requestId))!;
-      expect(got.transaction).toMatchObject({
-        signers: [authority, user],
-        lastValidBlockHeight: 150n,
-        transactionId: encodeBase58(sig),
-      });
-      expect([...got.transaction!.message]).toEqual([1, 2, 3]);
-      expect(u(await swaps.findByTransaction(encodeBase58(sig) as Signature))?.requestId).toBe(r.requestId);
-      expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(true);
-      expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(false);
-      const submitted = u(await swaps.history(id, { page: 1 }, 10));
-      expect(submitted).toMatchObject({ total: 1, items: [{ requestId: r.requestId, status: 'submitted' }] });
-      expect(submitted.pool).toEqual(u(await swaps.getPool(id)));
-      expect(u(await swaps.listOpen(100)).some((x) => x.requestId === r.requestId)).toBe(true);
-      expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(true);
-      expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(false);
-      expect(u(await swaps.settle(r.requestId, 'failed'))).toBe(false);
-      const pool = u(await swaps.getPool(id))!;
-      expect(pool).toMatchObject({ reserveA: 5_001_000n, reserveB: 999_600n, reservedA: 0n, reservedB: 0n });
-      // The page that shows the swap landed carries the reserves the settlement wrote with it.
-      const landed = u(await swaps.history(id, { page: 1 }, 10));
-      expect(landed.items[0]).toMatchObject({ requestId: r.requestId, status: 'landed' });
-      expect(landed.pool).toEqual(pool);
-      expect(u(await swaps.history('no-such-pool', { page: 1 }, 10))).toEqual({
-        items: [],
-        total: 0,
-        pool: null,
-      });
-      expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).toContain(r.requestId);
-      u(await swaps.markNotified(r.requestId, new Date()));
-      expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).not.toContain(r.requestId);
-    },
-  );
+  it.skipIf(variant.skip)('books a pool once and reserves, builds, submits and settles a swap', async () => {
+    const { swaps, id, authority } = await fresh();
+    expect((await bookAgain(swaps, id, authority)).created).toBe(false);
+    const user = randomPublicKey();
+    const txId = encodeBase58(crypto.getRandomValues(new Uint8Array(64))) as Signature;
+    const message = Uint8Array.from([1, 2, 3]);
+    const sig = crypto.getRandomValues(new Uint8Array(64));
+    const seen: SwapRequestRecord[] = [];
+    const r = u(
+      await swaps.reserve({
+        request: request(user),
+        poolIds: [id],
+        plan: take(id, 400n),
+        build: (planned) => {
+          seen.push(planned);
+          return okAsync({
+            message,
+            signers: [authority, user],
+            presigned: { [authority]: sig },
+            blockhash: 'bh',
+            lastValidBlockHeight: 150n,
+            feeLamports: 10_000n,
+            computeUnitLimit: 70_000,
+            computeUnitPrice: 1_000n,
+            transactionId: encodeBase58(sig) as Signature,
+          });
+        },
+      }),
+    );
+    // The build saw the planned request, and the request came back stored with what it built.
+    expect(seen).toMatchObject([{ requestId: r.requestId, status: 'prepared', outAmount: 400n }]);
+    expect(r).toMatchObject({
+      status: 'prepared',
+      outAmount: 400n,
+      hops: [{ pool: id, outAmount: 400n }],
+      transactionId: encodeBase58(sig),
+    });
+    expect(u(await swaps.getPool(id))!.reservedB).toBe(400n);
+    const got = u(await swaps.get(r.requestId))!;
+    expect(got.transaction).toMatchObject({
+      signers: [authority, user],
+      lastValidBlockHeight: 150n,
+      transactionId: encodeBase58(sig),
+    });
+    expect([...got.transaction!.message]).toEqual([1, 2, 3]);
+    expect([...got.transaction!.presigned[authority]!]).toEqual([...sig]);
+    expect(u(await swaps.findByTransaction(encodeBase58(sig) as Signature))?.requestId).toBe(r.requestId);
+    expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(true);
+    expect(u(await swaps.markSubmitted(r.requestId, txId, Uint8Array.from([9])))).toBe(false);
+    const submitted = u(await swaps.history(id, { page: 1 }, 10));
+    expect(submitted).toMatchObject({ total: 1, items: [{ requestId: r.requestId, status: 'submitted' }] });
+    expect(submitted.pool).toEqual(u(await swaps.getPool(id)));
+    expect(u(await swaps.listOpen(100)).some((x) => x.requestId === r.requestId)).toBe(true);
+    expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(true);
+    expect(u(await swaps.settle(r.requestId, 'landed'))).toBe(false);
+    expect(u(await swaps.settle(r.requestId, 'failed'))).toBe(false);
+    const pool = u(await swaps.getPool(id))!;
+    expect(pool).toMatchObject({ reserveA: 5_001_000n, reserveB: 999_600n, reservedA: 0n, reservedB: 0n });
+    // The page that shows the swap landed carries the reserves the settlement wrote with it.
+    const landed = u(await swaps.history(id, { page: 1 }, 10));
+    expect(landed.items[0]).toMatchObject({ requestId: r.requestId, status: 'landed' });
+    expect(landed.pool).toEqual(pool);
+    expect(u(await swaps.history('no-such-pool', { page: 1 }, 10))).toEqual({
+      items: [],
+      total: 0,
+      pool: null,
+    });
+    expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).toContain(r.requestId);
+    u(await swaps.markNotified(r.requestId, new Date()));
+    expect(u(await swaps.listUnnotified(100)).map((x) => x.requestId)).not.toContain(r.requestId);
+  });
 
   it.skipIf(variant.skip)('releases on failure and expiry, and refuses a plan without writing', async () => {
     const { swaps, id } = await fresh();
@@ -405,15 +419,10 @@ describe.each(variants)('swap store contract: $name', (variant) => {
   );
 
   it.skipIf(variant.skip)(
-    'attaches concurrent transactions each to its own request, once, and never to an unknown one',
+    'stores concurrent reservations each with the transaction built for it, and books nothing for a failed build',
     async () => {
-      const { swaps, id, authority } = await fresh();
+      const { swaps, id, authority } = await fresh(1_000n);
       const user = randomPublicKey();
-      const made = await Promise.all(
-        [1n, 2n, 3n].map(async (n) =>
-          u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, n) })),
-        ),
-      );
       const transaction = (n: number) => ({
         message: Uint8Array.from([n, 0, 255]),
         signers: [authority, user],
@@ -425,29 +434,33 @@ describe.each(variants)('swap store contract: $name', (variant) => {
         computeUnitPrice: BigInt(n),
         transactionId: encodeBase58(new Uint8Array(64).fill(n)) as Signature,
       });
+      const built = (n: number) => () => okAsync(transaction(n));
+      const unbuilt = request(user);
       const answers = await Promise.all([
-        ...made.map((r, i) => swaps.attachTransaction(r.requestId, transaction(i + 1))),
-        swaps.attachTransaction('swp_no_such_request', transaction(8)),
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 1n), build: built(1) }),
+        swaps.reserve({
+          request: unbuilt,
+          poolIds: [id],
+          plan: take(id, 500n),
+          build: () => errAsync(domainError('CHAIN_UNAVAILABLE', 'no blockhash')),
+        }),
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 2n), build: built(2) }),
+        swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 400n), build: built(3) }),
       ]);
-      expect(answers.map(u)).toEqual([true, true, true, false]);
-      // A request that already has its transaction takes neither of two more.
-      const again = await Promise.all([
-        swaps.attachTransaction(made[0]!.requestId, transaction(9)),
-        swaps.attachTransaction(made[0]!.requestId, transaction(7)),
-      ]);
-      expect(again.map(u)).toEqual([false, false]);
-      const fresh2 = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 4n) }));
-      // Two at once on a fresh request: exactly one is attached, and what is stored is the winner's.
-      // Which one wins is not ordered when the store writes them on separate connections.
-      const twice = (
-        await Promise.all([
-          swaps.attachTransaction(fresh2.requestId, transaction(4)),
-          swaps.attachTransaction(fresh2.requestId, transaction(5)),
-        ])
-      ).map(u);
-      expect(twice.filter(Boolean)).toHaveLength(1);
-      const winner = twice[0] ? 'bh4' : 'bh5';
-      expect(u(await swaps.get(fresh2.requestId))!.transaction!.blockhash).toBe(winner);
+      const failed = answers[1]!;
+      expect(failed.isErr() && failed.error).toMatchObject({
+        code: 'CHAIN_UNAVAILABLE',
+        message: 'no blockhash',
+      });
+      const made = [answers[0]!, answers[2]!, answers[3]!].map(u);
+      expect(made.map((r) => r.outAmount)).toEqual([1n, 2n, 400n]);
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(403n);
+      // The 500 the failed one planned went back to the pool: all the rest can be promised.
+      const rest = u(
+        await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 597n), build: built(4) }),
+      );
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(1_000n);
+      u(await swaps.settle(rest.requestId, 'expired'));
       for (const [i, r] of made.entries()) {
         const got = u(await swaps.get(r.requestId))!.transaction!;
         expect([...got.message]).toEqual([i + 1, 0, 255]);
@@ -459,7 +472,10 @@ describe.each(variants)('swap store contract: $name', (variant) => {
           transactionId: encodeBase58(new Uint8Array(64).fill(i + 1)),
         });
         expect([...got.presigned[authority]!]).toEqual([...new Uint8Array(64).fill(i + 1)]);
+        expect(u(await swaps.findByTransaction(got.transactionId!))?.requestId).toBe(r.requestId);
       }
+      // Nothing of the failed one was stored.
+      expect(u(await swaps.get(unbuilt.requestId))).toBeNull();
     },
   );
 
@@ -528,22 +544,25 @@ describe.each(variants)('swap store contract: $name', (variant) => {
     async () => {
       const { swaps, id, authority } = await fresh();
       const user = randomPublicKey();
-      const build = async (lastValidBlockHeight: bigint) => {
-        const r = u(await swaps.reserve({ request: request(user), poolIds: [id], plan: take(id, 10n) }));
+      const build = async (lastValidBlockHeight: bigint) =>
         u(
-          await swaps.attachTransaction(r.requestId, {
-            message: Uint8Array.from([1]),
-            signers: [authority, user],
-            presigned: { [authority]: new Uint8Array(64).fill(3) },
-            blockhash: 'bh',
-            lastValidBlockHeight,
-            feeLamports: 5_000n,
-            computeUnitLimit: 1,
-            computeUnitPrice: 0n,
+          await swaps.reserve({
+            request: request(user),
+            poolIds: [id],
+            plan: take(id, 10n),
+            build: () =>
+              okAsync({
+                message: Uint8Array.from([1]),
+                signers: [authority, user],
+                presigned: { [authority]: new Uint8Array(64).fill(3) },
+                blockhash: 'bh',
+                lastValidBlockHeight,
+                feeLamports: 5_000n,
+                computeUnitLimit: 1,
+                computeUnitPrice: 0n,
+              }),
           }),
-        );
-        return r.requestId;
-      };
+        ).requestId;
       const early = await build(100n);
       const late = await build(1_000n);
       const sent = await build(100n);

@@ -162,17 +162,21 @@ export interface SwapStore {
    * With `maxOpenPerClient`, the request's client may hold at most that many `prepared`, unexpired
    * requests: one more is refused with `RESERVATION_LIMIT` (reservations of one client are
    * serialised too, so concurrent quotes cannot overshoot the cap).
+   *
+   * With `build`, the transaction that settles the request is built from the planned record while
+   * the pools are still locked, and the request is stored with it in the same commit: a firm quote
+   * is never on disk without its transaction. When `build` fails nothing is written for that
+   * request (its output is not reserved) and its error is returned.
    */
   reserve(input: {
     readonly request: NewSwapRequest;
     readonly poolIds: readonly string[];
     readonly plan: (pools: readonly PoolRecord[]) => Result<ReservationPlan, DomainError>;
     readonly maxOpenPerClient?: number;
+    readonly build?: (planned: SwapRequestRecord) => ResultAsync<SwapTransaction, DomainError>;
   }): ResultAsync<SwapRequestRecord, DomainError>;
   /** Records a request routed outside the service's pools (nothing reserved). */
   insertExternal(request: SwapRequestRecord): ResultAsync<SwapRequestRecord, DomainError>;
-  /** Sets the transaction of a `prepared` request that has none yet. Returns whether it was set. */
-  attachTransaction(requestId: string, transaction: SwapTransaction): ResultAsync<boolean, DomainError>;
   get(requestId: string): ResultAsync<SwapRequestRecord | null, DomainError>;
   findByTransaction(transactionId: Signature): ResultAsync<SwapRequestRecord | null, DomainError>;
   /** Compare-and-set `prepared -> submitted` with the signed transaction. Exactly one caller wins. */
@@ -237,6 +241,15 @@ export function reserveHops(
     changed.set(hop.pool, { ...pool, reservedA, reservedB });
   }
   return ok([...changed.values()]);
+}
+
+/** A planned request with the transaction `reserve`'s `build` made for it, alike in every store. */
+export function withTransaction(record: SwapRequestRecord, transaction: SwapTransaction): SwapRequestRecord {
+  return {
+    ...record,
+    transaction,
+    ...(transaction.transactionId ? { transactionId: transaction.transactionId } : {}),
+  };
 }
 
 /** The refusal of a reservation beyond what a pool holds, alike in every store. */

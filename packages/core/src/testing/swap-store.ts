@@ -1,5 +1,5 @@
-import { errAsync, okAsync } from 'neverthrow';
-import { domainError } from '../errors.js';
+import { errAsync, okAsync, type Result, ResultAsync } from 'neverthrow';
+import { type DomainError, domainError } from '../errors.js';
 import type { ClockPort } from '../ports/clock.js';
 import {
   type PoolRecord,
@@ -8,6 +8,7 @@ import {
   type SwapRequestRecord,
   type SwapStore,
   TERMINAL_SWAP_STATUSES,
+  withTransaction,
 } from '../ports/swap-store.js';
 
 export interface InMemorySwapStore extends SwapStore {
@@ -17,7 +18,8 @@ export interface InMemorySwapStore extends SwapStore {
 
 /**
  * The pool book in memory, with the pg adapter's rules. Each method runs to completion before any
- * other starts (one JS thread, no await inside), which is what makes reserve and settle atomic.
+ * other starts (one JS thread, no await inside), which is what makes reserve and settle atomic;
+ * a reservation with `build` books once its build succeeds, and the ones after it wait until then.
  */
 export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): InMemorySwapStore {
   const now = () => options.clock?.now() ?? new Date();
@@ -41,6 +43,65 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
   const byAge = (a: SwapRequestRecord, b: SwapRequestRecord) =>
     a.createdAt.getTime() - b.createdAt.getTime() || order.get(a.requestId)! - order.get(b.requestId)!;
 
+  /** Set while a reservation's transaction is being built: its pools stay locked until then. */
+  let building: Promise<void> | undefined;
+
+  const reserve: SwapStore['reserve'] = (input) => {
+    if (building) {
+      // Reservations queue behind it, as they would on the pg store's row locks.
+      return ResultAsync.fromSafePromise<void, DomainError>(building).andThen(() => reserve(input));
+    }
+    const { request, poolIds, plan, maxOpenPerClient, build } = input;
+    if (maxOpenPerClient !== undefined) {
+      const at = now().getTime();
+      const open = [...requests.values()].filter(
+        (r) => r.clientId === request.clientId && r.status === 'prepared' && r.expiresAt.getTime() > at,
+      ).length;
+      if (open >= maxOpenPerClient) return errAsync(reservationLimitError(maxOpenPerClient));
+    }
+    const locked = [...new Set(poolIds)].sort().map((id) => pools.get(id));
+    if (locked.some((p) => !p))
+      return errAsync(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
+    if (requests.has(request.requestId))
+      return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
+    const planned = plan(locked.map((p) => ({ ...p! })));
+    if (planned.isErr()) return errAsync(planned.error);
+    const { hops, outAmount, minOutAmount, feeAmount, priceImpactPpm } = planned.value;
+    const at = now();
+    const record: SwapRequestRecord = {
+      ...request,
+      hops,
+      outAmount,
+      minOutAmount,
+      feeAmount,
+      priceImpactPpm,
+      status: 'prepared',
+      createdAt: at,
+      updatedAt: at,
+    };
+    /** All or nothing, and never more than a pool holds (the pg store's CHECK constraint). */
+    const book = (stored: SwapRequestRecord): Result<SwapRequestRecord, DomainError> =>
+      reserveHops(pools, hops, (id) => domainError('INSUFFICIENT_LIQUIDITY', `pool ${id} is not open`)).map(
+        (after) => {
+          for (const pool of after) pools.set(pool.id, { ...pool, updatedAt: now() });
+          put(stored);
+          return copy(stored);
+        },
+      );
+    if (!build) {
+      const booked = book(record);
+      return booked.isOk() ? okAsync(booked.value) : errAsync(booked.error);
+    }
+    // Nothing is booked until the build succeeds; a failed build leaves no trace.
+    const result = build(copy(record)).andThen((transaction) => book(withTransaction(record, transaction)));
+    const done = Promise.resolve(result).then(() => undefined);
+    building = done;
+    void done.then(() => {
+      if (building === done) building = undefined;
+    });
+    return result;
+  };
+
   return {
     settlements: (id) => settleCount.get(id) ?? 0,
     ensurePool(pool) {
@@ -61,59 +122,12 @@ export function createInMemorySwapStore(options: { clock?: ClockPort } = {}): In
     listPools() {
       return okAsync([...pools.values()].map((p) => ({ ...p })).sort((a, b) => (a.id < b.id ? -1 : 1)));
     },
-    reserve({ request, poolIds, plan, maxOpenPerClient }) {
-      if (maxOpenPerClient !== undefined) {
-        const at = now().getTime();
-        const open = [...requests.values()].filter(
-          (r) => r.clientId === request.clientId && r.status === 'prepared' && r.expiresAt.getTime() > at,
-        ).length;
-        if (open >= maxOpenPerClient) return errAsync(reservationLimitError(maxOpenPerClient));
-      }
-      const locked = [...new Set(poolIds)].sort().map((id) => pools.get(id));
-      if (locked.some((p) => !p))
-        return errAsync(domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open'));
-      if (requests.has(request.requestId))
-        return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
-      const planned = plan(locked.map((p) => ({ ...p! })));
-      if (planned.isErr()) return errAsync(planned.error);
-      const { hops, outAmount, minOutAmount, feeAmount, priceImpactPpm } = planned.value;
-      // All or nothing, and never more than a pool holds (the pg store's CHECK constraint).
-      const after = reserveHops(pools, hops, (id) =>
-        domainError('INSUFFICIENT_LIQUIDITY', `pool ${id} is not open`),
-      );
-      if (after.isErr()) return errAsync(after.error);
-      for (const pool of after.value) pools.set(pool.id, { ...pool, updatedAt: now() });
-      const at = now();
-      const record: SwapRequestRecord = {
-        ...request,
-        hops,
-        outAmount,
-        minOutAmount,
-        feeAmount,
-        priceImpactPpm,
-        status: 'prepared',
-        createdAt: at,
-        updatedAt: at,
-      };
-      put(record);
-      return okAsync(copy(record));
-    },
+    reserve,
     insertExternal(request) {
       if (requests.has(request.requestId))
         return errAsync(domainError('INVALID_INPUT', 'requestId already used'));
       put(request);
       return okAsync(copy(request));
-    },
-    attachTransaction(requestId, transaction) {
-      const r = requests.get(requestId);
-      if (r?.status !== 'prepared' || r.transaction) return okAsync(false);
-      put({
-        ...r,
-        transaction,
-        ...(transaction.transactionId ? { transactionId: transaction.transactionId } : {}),
-        updatedAt: now(),
-      });
-      return okAsync(true);
     },
     get(requestId) {
       const r = requests.get(requestId);

@@ -12,7 +12,11 @@ export interface SwapPolicies {
   readonly maxSlippageBps: number;
   readonly defaultPageSize: number;
   readonly maxPageSize: number;
-  /** A request whose transaction was never built (a crash mid-quote) is released after this. */
+  /**
+   * A quote counts against `maxOpenQuotesPerClient` for at most this long (less once it is
+   * executed or its blockhash runs out); a request stored without a transaction (reserved without
+   * `build`) is released after it.
+   */
   readonly quoteTtlMs: number;
   /** Priority level of swap transactions. */
   readonly priority: PriorityLevel;

@@ -213,10 +213,10 @@ export interface BuiltSwap {
 }
 
 /**
- * Reserves a route's outputs in the pool book, then builds the one transaction that settles it
- * (user -> first vault, vault -> next vault ..., last vault -> user) and signs every pool
- * authority's part. The fee payer is the first pool's authority (firm quotes) or the user
- * (aggregator routes, as with Jupiter). A failure after the reservation releases it.
+ * Reserves a route's outputs in the pool book and, in the same commit, the one transaction that
+ * settles it (user -> first vault, vault -> next vault ..., last vault -> user) with every pool
+ * authority's part signed. The fee payer is the first pool's authority (firm quotes) or the user
+ * (aggregator routes, as with Jupiter). A failed build reserves nothing.
  */
 export function reserveAndBuild(
   deps: Pick<SwapDeps, 'swaps' | 'chain' | 'keystore' | 'fees' | 'currencies' | 'swapPolicies'>,
@@ -266,22 +266,25 @@ export function reserveAndBuild(
               )
             : ok(priced),
         ),
+      // Built inside the reservation: the quote is stored with its transaction in one commit.
+      build: (planned) => buildTransaction(deps, planned, authorities, args.feePayer),
     });
-    const built = await buildReserved(deps, request, authorities, args.feePayer);
-    if (built.isErr()) {
-      await deps.swaps.settle(request.requestId, 'failed', { error: built.error.message });
-      return err(built.error);
-    }
-    return ok(built.value);
+    const transaction = request.transaction!;
+    const signatures = transaction.signers.map((s) => transaction.presigned[s] ?? new Uint8Array(64));
+    return ok({ request, transaction, wire: assembleTransaction(transaction.message, signatures) });
   });
 }
 
-function buildReserved(
-  deps: Pick<SwapDeps, 'swaps' | 'chain' | 'keystore' | 'fees' | 'currencies' | 'swapPolicies'>,
+/**
+ * The one transaction that settles a planned request, with every pool authority's signature:
+ * user -> first vault, vault -> next vault ..., last vault -> user.
+ */
+function buildTransaction(
+  deps: Pick<SwapDeps, 'chain' | 'keystore' | 'fees' | 'currencies' | 'swapPolicies'>,
   request: SwapRequestRecord,
   authorities: ReadonlyMap<string, PublicKey>,
   feePayerKind: 'pool' | 'user',
-): ResultAsync<BuiltSwap, DomainError> {
+): ResultAsync<SwapTransaction, DomainError> {
   return safeTry(async function* () {
     const intent = {
       kind: 'transfers' as const,
@@ -300,8 +303,7 @@ function buildReserved(
         presigned[signer] = yield* deps.keystore.sign(signer, prepared.message);
       }
     }
-    const signatures = prepared.signers.map((s) => presigned[s] ?? new Uint8Array(64));
-    const transaction: SwapTransaction = {
+    return ok({
       ...(presigned[prepared.signers[0]!]
         ? { transactionId: encodeBase58(presigned[prepared.signers[0]!]!) as Signature }
         : {}),
@@ -313,17 +315,6 @@ function buildReserved(
       feeLamports: prepared.feeLamports,
       computeUnitLimit: prepared.computeUnitLimit,
       computeUnitPrice: prepared.computeUnitPrice,
-    };
-    const attached = yield* deps.swaps.attachTransaction(request.requestId, transaction);
-    if (!attached) {
-      return err(
-        domainError('QUOTE_EXPIRED', 'the quote expired before its transaction was built; request a new one'),
-      );
-    }
-    return ok({
-      request: { ...request, transaction },
-      transaction,
-      wire: assembleTransaction(prepared.message, signatures),
     });
   });
 }

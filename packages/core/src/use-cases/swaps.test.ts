@@ -1,8 +1,10 @@
 import fc from 'fast-check';
+import { errAsync } from 'neverthrow';
 import { describe, expect, it } from 'vitest';
 import type { PublicKey, Signature } from '../domain/public-key.js';
 import { splitWireTransaction } from '../domain/signed-transaction.js';
 import { assembleTransaction, fromBase64, toBase64 } from '../domain/wire.js';
+import { domainError } from '../errors.js';
 import {
   aggregatorSwap,
   deliverWebhooks,
@@ -234,6 +236,28 @@ describe('firm quotes are for the caller and capped per client (issue 11)', () =
       caller(user),
     );
     expect(own._unsafeUnwrap().request.user).toBe(user);
+  });
+
+  it('reserves nothing and stores nothing when the transaction cannot be built', async () => {
+    const t = await createTestSwapDeps();
+    const user = await withUser(t);
+    const down = domainError('CHAIN_UNAVAILABLE', 'fee percentiles are unavailable');
+    const deps = { ...t.swapDeps, fees: { computeUnitPrice: () => errAsync(down) } };
+    const refused = (
+      await projectSwap(deps, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user))
+    )._unsafeUnwrapErr();
+    expect(refused).toEqual(down);
+    const pool = (await t.swaps.getPool('SOL-USDC'))._unsafeUnwrap()!;
+    expect(pool.reservedA + pool.reservedB).toBe(0n);
+    expect((await t.swaps.listOpen(100))._unsafeUnwrap()).toEqual([]);
+    // The same quote goes through once the fees can be read again.
+    const built = (
+      await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount: '1' }, caller(user))
+    )._unsafeUnwrap();
+    expect(built.request.transaction).toEqual(built.transaction);
+    expect((await t.swaps.get(built.request.requestId))._unsafeUnwrap()?.transaction?.transactionId).toBe(
+      built.transaction.transactionId,
+    );
   });
 
   it('holds a client to maxOpenQuotesPerClient unexecuted quotes; expiry frees a slot', async () => {

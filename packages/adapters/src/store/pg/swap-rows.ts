@@ -125,7 +125,7 @@ export function toRequest(row: Row): SwapRequestRecord {
 }
 
 /** The `presigned` column: each signer's signature in base64. */
-export function presignedJson(presigned: Readonly<Record<string, Uint8Array>>): string {
+function presignedJson(presigned: Readonly<Record<string, Uint8Array>>): string {
   return JSON.stringify(Object.fromEntries(Object.entries(presigned).map(([k, v]) => [k, b64(v)])));
 }
 

@@ -4,13 +4,15 @@ import {
   isDomainError,
   type NewSwapRequest,
   overPromisedError,
+  type PoolRecord,
   type PublicKey,
   type ReservationPlan,
   reservationLimitError,
   reserveHops,
+  type SwapHop,
   type SwapRequestRecord,
   type SwapStore,
-  type SwapTransaction,
+  withTransaction,
 } from '@token-actions/core';
 import { ResultAsync } from 'neverthrow';
 import { coalesce, oneByOne } from './coalesce.js';
@@ -18,7 +20,6 @@ import { attempt, storeFailure } from './failure.js';
 import type { SqlClient, SqlExecutor } from './sql.js';
 import {
   POOL_COLUMNS,
-  presignedJson,
   REQUEST_COLUMNS,
   type Row,
   requestParams,
@@ -35,12 +36,8 @@ class PlanRefused extends Error {
 }
 
 type ReserveInput = Parameters<SwapStore['reserve']>[0];
-interface Attachment {
-  readonly requestId: string;
-  readonly transaction: SwapTransaction;
-}
 
-/** Reservations (and attachments) per batch: 31 parameters per inserted row, far below PostgreSQL's 65,535. */
+/** Reservations per batch: 31 parameters per inserted row, far below PostgreSQL's 65,535. */
 const MAX_RESERVE_BATCH = 128;
 
 const poolNotOpen = () => domainError('INSUFFICIENT_LIQUIDITY', 'a pool of the route is not open');
@@ -86,6 +83,19 @@ async function openByClient(
     [clients, at],
   );
   return new Map(open.rows.map((row) => [row.client_id, Number(row.n)]));
+}
+
+/** Gives a reservation's outputs back to the pools of `book` (a reservation that is not kept). */
+function releaseHops(book: Map<string, PoolRecord>, hops: readonly SwapHop[]): void {
+  for (const hop of hops) {
+    const pool = book.get(hop.pool)!;
+    book.set(
+      pool.id,
+      pool.tokenA === hop.outputToken
+        ? { ...pool, reservedA: pool.reservedA - hop.outAmount }
+        : { ...pool, reservedB: pool.reservedB - hop.outAmount },
+    );
+  }
 }
 
 function preparedRecord(request: NewSwapRequest, plan: ReservationPlan, at: Date): SwapRequestRecord {
@@ -159,10 +169,10 @@ export function createPgSwapStore(
       const open = new Map<string, number>(counted);
       const at = now();
       const answers: PromiseSettledResult<SwapRequestRecord>[] = [];
-      const records: SwapRequestRecord[] = [];
+      const accepted: { slot: number; record: SwapRequestRecord; build: ReserveInput['build'] }[] = [];
       const refuse = (error: DomainError) =>
         answers.push({ status: 'rejected', reason: new PlanRefused(error) });
-      for (const { request, poolIds, plan, maxOpenPerClient } of inputs) {
+      for (const { request, poolIds, plan, maxOpenPerClient, build } of inputs) {
         if (maxOpenPerClient !== undefined && (open.get(request.clientId) ?? 0) >= maxOpenPerClient) {
           refuse(reservationLimitError(maxOpenPerClient));
           continue;
@@ -184,9 +194,26 @@ export function createPgSwapStore(
         }
         for (const pool of after.value) book.set(pool.id, pool);
         const record = preparedRecord(request, planned.value, at);
-        records.push(record);
+        accepted.push({ slot: answers.length, record, build });
         answers.push({ status: 'fulfilled', value: record });
         if (request.expiresAt > at) open.set(request.clientId, (open.get(request.clientId) ?? 0) + 1);
+      }
+      // The transactions are built while the pools stay locked, so each request commits with its
+      // own. They are built side by side (against a cluster a build may read accounts over RPC). A
+      // failed build books nothing: its outputs go back to the pools, and the reservations planned
+      // after it promised out of less than was there, never more.
+      const built = await Promise.all(accepted.map(({ record, build }) => build?.(record)));
+      const records: SwapRequestRecord[] = [];
+      for (const [i, { slot, record }] of accepted.entries()) {
+        const transaction = built[i];
+        if (transaction?.isErr()) {
+          releaseHops(book, record.hops);
+          answers[slot] = { status: 'rejected', reason: new PlanRefused(transaction.error) };
+          continue;
+        }
+        const stored = transaction?.isOk() ? withTransaction(record, transaction.value) : record;
+        records.push(stored);
+        answers[slot] = { status: 'fulfilled', value: stored };
       }
       if (records.length > 0) {
         // The pools are locked: their reserved sides are written as planned, absolutely.
@@ -237,70 +264,6 @@ export function createPgSwapStore(
     return oneByOne(inputs, reserveOne);
   };
   const reserveCoalesced = options.coalescing ? coalesce(reserveMany, MAX_RESERVE_BATCH) : undefined;
-
-  /**
-   * Sets the transactions of `prepared` requests that have none yet, many in one statement; the
-   * answer says, in order, which were set. Request ids must be distinct.
-   */
-  const attachMany = async (items: readonly Attachment[]): Promise<boolean[]> => {
-    const params: unknown[] = [];
-    const rows = items.map(({ requestId, transaction: t }) => {
-      const first = params.length + 1;
-      params.push(
-        requestId,
-        t.transactionId ?? null,
-        t.message,
-        JSON.stringify(t.signers),
-        presignedJson(t.presigned),
-        t.blockhash,
-        t.lastValidBlockHeight.toString(),
-        t.feeLamports.toString(),
-        t.computeUnitLimit,
-        t.computeUnitPrice.toString(),
-      );
-      const p = (i: number, type: string) => `$${first + i}::${type}`;
-      return `(${[
-        p(0, 'text'),
-        p(1, 'text'),
-        p(2, 'bytea'),
-        p(3, 'jsonb'),
-        p(4, 'jsonb'),
-        p(5, 'text'),
-        p(6, 'numeric'),
-        p(7, 'numeric'),
-        p(8, 'integer'),
-        p(9, 'numeric'),
-      ].join(', ')})`;
-    });
-    params.push(now());
-    const set = await sql.query<{ request_id: string }>(
-      `UPDATE swap_requests s SET transaction_id = v.transaction_id, message = v.message, signers = v.signers,
-         presigned = v.presigned, blockhash = v.blockhash, last_valid_block_height = v.last_valid_block_height,
-         fee_lamports = v.fee_lamports, compute_unit_limit = v.compute_unit_limit,
-         compute_unit_price = v.compute_unit_price, updated_at = $${params.length}
-         FROM (VALUES ${rows.join(', ')}) AS v(request_id, transaction_id, message, signers, presigned,
-           blockhash, last_valid_block_height, fee_lamports, compute_unit_limit, compute_unit_price)
-        WHERE s.request_id = v.request_id AND s.status = 'prepared' AND s.message IS NULL
-        RETURNING s.request_id`,
-      params,
-    );
-    const attached = new Set(set.rows.map((row) => row.request_id));
-    return items.map((item) => attached.has(item.requestId));
-  };
-  const attachOne = async (item: Attachment) => (await attachMany([item]))[0]!;
-  /** Concurrent attachments as one statement; a batch naming one request twice goes one by one. */
-  const attachBatch = async (items: readonly Attachment[]): Promise<PromiseSettledResult<boolean>[]> => {
-    const distinct = new Set(items.map((item) => item.requestId)).size === items.length;
-    if (items.length > 1 && distinct) {
-      try {
-        return (await attachMany(items)).map((value) => ({ status: 'fulfilled', value }));
-      } catch {
-        // One bad row fails the statement: retried one by one below, so it fails only its caller.
-      }
-    }
-    return oneByOne(items, attachOne);
-  };
-  const attachCoalesced = options.coalescing ? coalesce(attachBatch, MAX_RESERVE_BATCH) : undefined;
 
   const getRequest = (db: SqlExecutor, id: string) =>
     db
@@ -360,12 +323,6 @@ export function createPgSwapStore(
         await insertRequest(sql, request);
         return request;
       });
-    },
-
-    attachTransaction(requestId, transaction) {
-      return attempt('swaps.attachTransaction', () =>
-        (attachCoalesced ?? attachOne)({ requestId, transaction }),
-      );
     },
 
     get(requestId) {
