@@ -220,6 +220,50 @@ describe.each(variants)('swap store contract: $name', (variant) => {
     60_000,
   );
 
+  it.skipIf(variant.skip)(
+    'holds the cap and the book for quotes that come in while a batch is being written',
+    async () => {
+      const { swaps, id, authority } = await fresh();
+      const other = `${id}-other`;
+      u(
+        await swaps.ensurePool({
+          id: other,
+          tokenA: 'SOL',
+          tokenB: 'USDC',
+          reserveA: 5_000_000n,
+          reserveB: 1_000n,
+          feeBps: 30,
+          authority,
+        }),
+      );
+      const user = randomPublicKey();
+      const of = (clientId: string) => ({ ...request(user), clientId });
+      const capped = (clientId: string, pool = id) =>
+        swaps.reserve({ request: of(clientId), poolIds: [pool], plan: take(pool, 10n), maxOpenPerClient: 2 });
+      const full = `full-${++counter}`;
+      const busy = `busy-${counter}`;
+      u(await capped(full));
+      u(await capped(full));
+      const first = capped(busy);
+      // The first batch is under way: what comes now may join it only where it holds the locks.
+      await new Promise((resolve) => setImmediate(resolve));
+      const late = await Promise.all([
+        capped(full),
+        capped(full),
+        capped(busy),
+        capped(busy),
+        swaps.reserve({ request: of(`free-${counter}`), poolIds: [other], plan: take(other, 7n) }),
+      ]);
+      u(await first);
+      for (const refused of late.slice(0, 2))
+        expect(refused._unsafeUnwrapErr().code).toBe('RESERVATION_LIMIT');
+      expect(late.slice(2, 4).filter((r) => r.isOk())).toHaveLength(1);
+      expect(u(late[4]!).hops).toMatchObject([{ pool: other, outAmount: 7n }]);
+      expect(u(await swaps.getPool(id))!.reservedB).toBe(40n);
+      expect(u(await swaps.getPool(other))!.reservedB).toBe(7n);
+    },
+  );
+
   it.skipIf(variant.skip)('books a pool once and reserves, builds, submits and settles a swap', async () => {
     const { swaps, id, authority } = await fresh();
     expect((await bookAgain(swaps, id, authority)).created).toBe(false);

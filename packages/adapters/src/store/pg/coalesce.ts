@@ -8,9 +8,19 @@
  * Hand-written rather than DataLoader: DataLoader gathers one tick's calls, while what pays here is
  * gathering everything that arrives during the previous write's round trip.
  */
-/** Writes a batch; answers each item in order, so one failed row fails only its own caller. A
- * rejection fails the whole batch. */
-export type BatchWrite<In, Out> = (batch: readonly In[]) => Promise<readonly PromiseSettledResult<Out>[]>;
+/**
+ * Writes a batch; answers each item in order, so one failed row fails only its own caller. A
+ * rejection fails the whole batch. `join` takes into the batch, while it is being written, the
+ * items queued since it started that `fits` accepts (in arrival order, while there is room); they
+ * are answered after the batch's own, in the order `join` returned them.
+ */
+export type BatchWrite<In, Out> = (
+  batch: readonly In[],
+  join: Join<In>,
+) => Promise<readonly PromiseSettledResult<Out>[]>;
+
+/** Takes queued items that `fits` accepts into the batch being written (see `BatchWrite`). */
+export type Join<In> = (fits: (item: In) => boolean) => In[];
 
 interface Queued<In, Out> {
   readonly item: In;
@@ -28,8 +38,24 @@ export function coalesce<In, Out>(write: BatchWrite<In, Out>, maxBatch: number):
     writing = true;
     while (queue.length > 0) {
       const batch = queue.splice(0, maxBatch);
+      const join: Join<In> = (fits) => {
+        const joined: In[] = [];
+        for (let i = 0; i < queue.length && batch.length < maxBatch; ) {
+          if (!fits(queue[i]!.item)) {
+            i++;
+            continue;
+          }
+          const [queued] = queue.splice(i, 1);
+          batch.push(queued!);
+          joined.push(queued!.item);
+        }
+        return joined;
+      };
       try {
-        const outs = await write(batch.map((queued) => queued.item));
+        const outs = await write(
+          batch.map((queued) => queued.item),
+          join,
+        );
         for (const [i, queued] of batch.entries()) {
           const out = outs[i];
           if (out?.status === 'fulfilled') queued.resolve(out.value);

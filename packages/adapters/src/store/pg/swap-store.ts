@@ -15,7 +15,7 @@ import {
   withTransaction,
 } from '@token-actions/core';
 import { ResultAsync } from 'neverthrow';
-import { coalesce, oneByOne } from './coalesce.js';
+import { coalesce, type Join, oneByOne } from './coalesce.js';
 import { attempt, storeFailure } from './failure.js';
 import type { SqlClient, SqlExecutor } from './sql.js';
 import {
@@ -141,10 +141,12 @@ export function createPgSwapStore(
    * book as the ones before it left it (in memory, exactly as it would have read it after their
    * commits), and one statement writes the pools and inserts the requests. A refused plan fails
    * only its own reservation. Four round trips besides BEGIN and COMMIT at most: lock the clients,
-   * lock the pools and count the clients' open quotes, write.
+   * lock the pools and count the clients' open quotes, write. With `join`, quotes queued meanwhile
+   * may join it once the locks are held.
    */
-  const reserveInOne = (inputs: readonly ReserveInput[]) =>
+  const reserveInOne = (given: readonly ReserveInput[], join?: Join<ReserveInput>) =>
     sql.transaction(async (tx): Promise<PromiseSettledResult<SwapRequestRecord>[]> => {
+      const inputs = [...given];
       const capped = [
         ...new Set(inputs.filter((i) => i.maxOpenPerClient !== undefined).map((i) => i.request.clientId)),
       ].sort();
@@ -162,6 +164,18 @@ export function createPgSwapStore(
         [ids, capped, now()],
       );
       const book = new Map(locked.rows.map((row) => [String(row.id), toPool(row)]));
+      // Quotes that came in while the locks were being taken join this batch when it already holds
+      // all they need: their pools, and their client's lock if they are capped. Under load a quote
+      // that just missed a batch would otherwise run a transaction of its own.
+      if (join) {
+        inputs.push(
+          ...join(
+            (i) =>
+              i.poolIds.every((id) => book.has(id)) &&
+              (i.maxOpenPerClient === undefined || capped.includes(i.request.clientId)),
+          ),
+        );
+      }
       const counted =
         locked.rows.length > 0 || capped.length === 0
           ? Object.entries(locked.rows[0]?.open ?? {}).map(([client, n]) => [client, Number(n)] as const)
@@ -253,15 +267,20 @@ export function createPgSwapStore(
    */
   const reserveMany = async (
     inputs: readonly ReserveInput[],
+    join: Join<ReserveInput>,
   ): Promise<PromiseSettledResult<SwapRequestRecord>[]> => {
-    if (inputs.length > 1) {
-      try {
-        return await reserveInOne(inputs);
-      } catch {
-        // Retried below.
-      }
+    const all = [...inputs];
+    try {
+      return await reserveInOne(inputs, (fits) => {
+        const joined = join(fits);
+        all.push(...joined);
+        return joined;
+      });
+    } catch (cause) {
+      // A lone reservation's failure is its own answer.
+      if (all.length === 1) return [{ status: 'rejected', reason: cause }];
     }
-    return oneByOne(inputs, reserveOne);
+    return oneByOne(all, reserveOne);
   };
   const reserveCoalesced = options.coalescing ? coalesce(reserveMany, MAX_RESERVE_BATCH) : undefined;
 
