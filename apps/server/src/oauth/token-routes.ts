@@ -5,6 +5,7 @@ import {
   introspectToken,
   NO_STORE_HEADERS,
   type OAuthClientRecord,
+  type OAuthDeps,
   type OAuthFailure,
   registerClientMetadata,
   revokeToken,
@@ -19,6 +20,8 @@ import type { OAuthRouteContext } from './routes.js';
 const REGISTRATION_DISABLED = { error: 'not_found', error_description: 'registration is disabled' } as const;
 
 interface ClientRequest {
+  /** The protocol's ports for this request, made once for it. */
+  readonly deps: OAuthDeps;
   readonly client: OAuthClientRecord;
   readonly form: URLSearchParams;
 }
@@ -30,16 +33,16 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
   /** The form-encoded body and the client it authenticates (RFC 6749 section 2.3 and 3.2). */
   function clientRequest(c: Context): ResultAsync<ClientRequest, OAuthFailure> {
     const authorization = c.req.header('authorization');
+    const deps = depsFor(c);
     // A body over the limit rejects here, unlike a Result: the body limit answers it with 413.
     return ResultAsync.fromSafePromise(readForm(c))
       .andThen(tokenEndpointForm)
       .andThen((form) =>
-        authenticateClient(depsFor(c), { ...(authorization ? { authorization } : {}), form }).map(
-          (client) => ({
-            client,
-            form,
-          }),
-        ),
+        authenticateClient(deps, { ...(authorization ? { authorization } : {}), form }).map((client) => ({
+          deps,
+          client,
+          form,
+        })),
       );
   }
 
@@ -50,8 +53,8 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
   );
 
   app.post('/oauth/token', async (c) => {
-    const issued = await clientRequest(c).andThen(({ client, form }) =>
-      grantTokens(depsFor(c), settings, client, form),
+    const issued = await clientRequest(c).andThen(({ deps, client, form }) =>
+      grantTokens(deps, settings, client, form),
     );
     return issued.match(
       (tokens) => c.json(tokens, 200, NO_STORE_HEADERS),
@@ -60,8 +63,8 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
   });
 
   app.post('/oauth/revoke', async (c) => {
-    const revoked = await clientRequest(c).andThen(({ client, form }) =>
-      revokeToken(depsFor(c), client, form),
+    const revoked = await clientRequest(c).andThen(({ deps, client, form }) =>
+      revokeToken(deps, client, form),
     );
     return revoked.match(
       () => c.body(null, 200, NO_STORE_HEADERS),
@@ -70,8 +73,8 @@ export function registerTokenRoutes(app: Hono, context: OAuthRouteContext): void
   });
 
   app.post('/oauth/introspect', async (c) => {
-    const state = await clientRequest(c).andThen(({ client, form }) =>
-      introspectToken(depsFor(c), settings, client, form),
+    const state = await clientRequest(c).andThen(({ deps, client, form }) =>
+      introspectToken(deps, settings, client, form),
     );
     return state.match(
       (value) => c.json(value, 200, NO_STORE_HEADERS),
