@@ -72,15 +72,18 @@ export async function startServerProcess(
   }
 }
 
+/** Whether the child has exited: on its own (an exit code) or killed (a signal, and no exit code). */
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 export async function killHard(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode !== null) return;
+  if (hasExited(server.child)) return;
   const exited = new Promise((r) => server.child.once('exit', r));
   server.child.kill('SIGKILL');
   await exited;
 }
 
 export async function stopGracefully(server: ServerProcess): Promise<void> {
-  if (server.child.exitCode !== null) return;
+  if (hasExited(server.child)) return;
   const exited = new Promise((r) => server.child.once('exit', r));
   server.child.kill('SIGTERM');
   await exited;
@@ -147,7 +150,7 @@ export function startWorkerProcess(env: Record<string, string>): {
 }
 
 export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
+  if (hasExited(child)) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
