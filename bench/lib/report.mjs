@@ -34,6 +34,12 @@ export async function report(results, meta) {
     log(
       `service peak RSS ${round(meta.service.peakRssMiB)} MiB (RSS sampled every 250 ms: ${meta.service.rssSamplesMiB.min}-${meta.service.rssSamplesMiB.max} MiB)`,
     );
+  if (meta.settledMs && Object.keys(meta.settledMs).length > 0)
+    log(
+      `waited for the worker to settle before: ${Object.entries(meta.settledMs)
+        .map(([name, ms]) => `${name} ${ms} ms`)
+        .join(', ')}`,
+    );
   const targets = {
     readRoutesAtLeastHalfOfBareHono: results.track ? results.track.ratio >= 0.5 : null,
     donationAtLeastHalfOfRawLiteSvm: results['donate-sol'] ? results['donate-sol'].ratio >= 0.5 : null,
