@@ -197,6 +197,7 @@ export {
   overPromisedError,
   type PoolRecord,
   type ReservationPlan,
+  releaseHops,
   reservationLimitError,
   reserveHops,
   SWAP_SOURCES,

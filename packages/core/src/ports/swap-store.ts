@@ -235,12 +235,34 @@ export function reserveHops(
   for (const hop of hops) {
     const pool = changed.get(hop.pool) ?? pools.get(hop.pool);
     if (!pool) return err(notOpen(hop.pool));
-    const reservedA = pool.reservedA + (pool.tokenA === hop.outputToken ? hop.outAmount : 0n);
-    const reservedB = pool.reservedB + (pool.tokenB === hop.outputToken ? hop.outAmount : 0n);
-    if (reservedA > pool.reserveA || reservedB > pool.reserveB) return err(overPromisedError());
-    changed.set(hop.pool, { ...pool, reservedA, reservedB });
+    const reserved = withHopOutput(pool, hop, 1n);
+    if (reserved.reservedA > pool.reserveA || reserved.reservedB > pool.reserveB)
+      return err(overPromisedError());
+    changed.set(hop.pool, reserved);
   }
   return ok([...changed.values()]);
+}
+
+/**
+ * The pools of `hops` with their outputs given back: the reverse of `reserveHops`, for a
+ * reservation planned but not kept. Every hop's pool must be in `pools`.
+ */
+export function releaseHops(pools: ReadonlyMap<string, PoolRecord>, hops: readonly SwapHop[]): PoolRecord[] {
+  const changed = new Map<string, PoolRecord>();
+  for (const hop of hops) {
+    const pool = changed.get(hop.pool) ?? pools.get(hop.pool)!;
+    changed.set(hop.pool, withHopOutput(pool, hop, -1n));
+  }
+  return [...changed.values()];
+}
+
+/** `pool` with a hop's output added to (`sign` 1) or taken from (-1) the side it pays out of. */
+function withHopOutput(pool: PoolRecord, hop: SwapHop, sign: 1n | -1n): PoolRecord {
+  return {
+    ...pool,
+    reservedA: pool.reservedA + (pool.tokenA === hop.outputToken ? sign * hop.outAmount : 0n),
+    reservedB: pool.reservedB + (pool.tokenB === hop.outputToken ? sign * hop.outAmount : 0n),
+  };
 }
 
 /** A planned request with the transaction `reserve`'s `build` made for it, alike in every store. */

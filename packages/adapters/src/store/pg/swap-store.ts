@@ -4,12 +4,11 @@ import {
   isDomainError,
   type NewSwapRequest,
   overPromisedError,
-  type PoolRecord,
   type PublicKey,
   type ReservationPlan,
+  releaseHops,
   reservationLimitError,
   reserveHops,
-  type SwapHop,
   type SwapRequestRecord,
   type SwapStore,
   withTransaction,
@@ -83,19 +82,6 @@ async function openByClient(
     [clients, at],
   );
   return new Map(open.rows.map((row) => [row.client_id, Number(row.n)]));
-}
-
-/** Gives a reservation's outputs back to the pools of `book` (a reservation that is not kept). */
-function releaseHops(book: Map<string, PoolRecord>, hops: readonly SwapHop[]): void {
-  for (const hop of hops) {
-    const pool = book.get(hop.pool)!;
-    book.set(
-      pool.id,
-      pool.tokenA === hop.outputToken
-        ? { ...pool, reservedA: pool.reservedA - hop.outAmount }
-        : { ...pool, reservedB: pool.reservedB - hop.outAmount },
-    );
-  }
 }
 
 function preparedRecord(request: NewSwapRequest, plan: ReservationPlan, at: Date): SwapRequestRecord {
@@ -221,7 +207,7 @@ export function createPgSwapStore(
       for (const [i, { slot, record }] of accepted.entries()) {
         const transaction = built[i];
         if (transaction?.isErr()) {
-          releaseHops(book, record.hops);
+          for (const pool of releaseHops(book, record.hops)) book.set(pool.id, pool);
           answers[slot] = { status: 'rejected', reason: new PlanRefused(transaction.error) };
           continue;
         }
