@@ -18,6 +18,8 @@ export interface RunningServer {
   readonly credentials: DevCredentials;
   readonly credentialsPath: string;
   readonly composition: Awaited<ReturnType<typeof compose>>;
+  /** The router that matches requests, once one has been answered (`SmartRouter + RegExpRouter`). */
+  routerName(): string;
   /** One pass of the worker loops, for tests that do not want to wait for the timer. */
   tickWorker(): Promise<void>;
   close(): Promise<void>;
@@ -147,6 +149,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     credentials,
     credentialsPath,
     composition,
+    routerName: () => app.router.name,
     tickWorker: async () => {
       await loops?.tick();
     },
