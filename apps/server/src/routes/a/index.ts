@@ -5,13 +5,7 @@ import { apiKeyAuth } from '../../http/auth.js';
 import { limitBody } from '../../http/body-limit.js';
 import { idempotency } from '../../http/idempotency.js';
 import { rejectDuplicateJsonKeys } from '../../http/json-duplicates.js';
-import {
-  errorA,
-  type InterfaceAApp,
-  type InterfaceAEnv,
-  interfaceAErrorHandler,
-  interfaceAHook,
-} from '../../interface-a/render.js';
+import { errorA, type InterfaceAApp, type InterfaceAEnv, interfaceAHook } from '../../interface-a/render.js';
 import type { AppServices } from '../../services.js';
 import { registerAccountRoutes } from './accounts.js';
 import { registerActionRoutes } from './actions.js';
@@ -19,14 +13,16 @@ import { registerTransactionRoutes } from './transactions.js';
 import { registerWebhookEndpointRoutes } from './webhooks.js';
 
 /**
- * Interface A (`/v1/api/...`) as a sub-app with its one error pipeline: one validation hook and
- * one error handler, both rendering `{message}` through `errorA`, behind the body limit, API key,
- * content type and Idempotency-Key checks.
+ * Interface A (`/v1/api/...`) as a sub-app with its one error pipeline: one validation hook here,
+ * and the root app's error handler (createApp's, the same `interfaceAErrorHandler`), both rendering
+ * `{message}` through `errorA`, behind the body limit, API key, content type and Idempotency-Key
+ * checks. The sub-app sets no `onError` of its own: Hono wraps every handler of a mounted sub-app
+ * that has one in a compose of its own, a closure and promises per handler per request, to give
+ * the same answer the root's handler gives.
  */
 export function createInterfaceA(services: AppServices): InterfaceAApp {
   const { deps } = services;
   const app: InterfaceAApp = new OpenAPIHono<InterfaceAEnv>({ defaultHook: interfaceAHook });
-  app.onError(interfaceAErrorHandler(services.logger));
 
   app.use(
     '/v1/api/*',
