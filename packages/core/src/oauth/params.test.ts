@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { isFormContentType, param, parseScope, repeatedParam, tokenEndpointForm } from './params.js';
 import { isCodeVerifier, isS256Challenge, verifyS256 } from './pkce.js';
-import { hashSecret, randomId, randomSecret, SECRET_PREFIX, sameSecretHash } from './secrets.js';
+import {
+  hashSecret,
+  hashSecretPortable,
+  randomId,
+  randomSecret,
+  SECRET_PREFIX,
+  sameSecretHash,
+} from './secrets.js';
 import { oauthSettings } from './settings.js';
 
 describe('request parameters (RFC 6749 section 3.1 / 3.2 / 3.3)', () => {
@@ -68,6 +75,16 @@ describe('secrets', () => {
     expect(sameSecretHash(secret, hashSecret(secret))).toBe(true);
     expect(sameSecretHash(`${secret}x`, hashSecret(secret))).toBe(false);
     expect(randomId('grant_')).toMatch(/^grant_[0-9a-z]{25}$/);
+  });
+
+  it('hashes alike on the native and the portable path, non-ASCII included', () => {
+    // On Node the native hash serves; the portable one is what a browser or a bare isolate runs.
+    for (const secret of ['abc', '', 'ta_é€😀', randomSecret(SECRET_PREFIX.accessToken), 'x'.repeat(1000)]) {
+      expect(hashSecret(secret)).toBe(hashSecretPortable(secret));
+    }
+    expect(hashSecretPortable('abc')).toBe(
+      'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
+    );
   });
 });
 

@@ -34,12 +34,32 @@ export function randomId(prefix = ''): string {
 
 export const utf8 = new TextEncoder();
 
+interface NodeCrypto {
+  createHash(algorithm: 'sha256'): { update(data: string): { digest(encoding: 'hex'): string } };
+}
+
+/**
+ * The runtime's native SHA-256 where it offers `node:crypto` without an import (Node 20.16+, Bun,
+ * Deno, workerd with nodejs_compat): about a fifth of the portable hash's time on Node, and no
+ * garbage beyond the digest. Found at run time, so the core still loads in a browser.
+ */
+const nativeCrypto = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+
+/** SHA-256 in hex, in JavaScript: the runtimes without `node:crypto`. */
+export function hashSecretPortable(secret: string): string {
+  return encodeHexLowerCase(sha256(utf8.encode(secret)));
+}
+
 /**
  * Secrets are high-entropy, so a plain SHA-256 is a sufficient at-rest hash (no password
  * stretching). Synchronous on purpose: the bearer guard and the store's callers hash on every request.
  */
 export function hashSecret(secret: string): string {
-  return encodeHexLowerCase(sha256(utf8.encode(secret)));
+  return nativeCrypto
+    ? nativeCrypto.createHash('sha256').update(secret).digest('hex')
+    : hashSecretPortable(secret);
 }
 
 export function sameSecretHash(presented: string, storedHash: string): boolean {
