@@ -1,4 +1,4 @@
-import { err, ok, type ResultAsync, safeTry } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type ResultAsync, safeTry } from 'neverthrow';
 import { parseSignature, type Signature } from '../domain/public-key.js';
 import type { TenantId } from '../domain/tenant.js';
 import { TERMINAL_STATUSES, type TransactionRecord, type TxStatus } from '../domain/transaction.js';
@@ -56,19 +56,36 @@ function trackScoped(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
   input: { readonly transactionId: string; readonly tenant?: TenantId },
 ): ResultAsync<TrackOutcome, DomainError> {
+  // Combinators rather than safeTry on the common path (a transaction this service recorded):
+  // every tracking read runs it, and each `yield*` of a ResultAsync costs an async generator.
+  const parsed = parseSignature(input.transactionId);
+  if (parsed.isErr()) return errAsync(parsed.error);
+  const id = parsed.value;
+  const url = explorerUrl(deps.chain.cluster, id);
+  return deps.store.transactions.get(id, input.tenant).andThen((stored) => {
+    if (!stored) return trackUnrecorded(deps, id, url, input.tenant);
+    const outcome = (current: TransactionRecord): TrackOutcome => ({
+      transactionId: id,
+      status: current.status,
+      explorerUrl: url,
+      record: current,
+    });
+    if (TERMINAL_STATUSES.has(stored.status)) return okAsync(outcome(stored));
+    return refreshStatuses(deps, [stored]).map(([current]) => outcome(current!));
+  });
+}
+
+/** A transaction the service did not record (or another tenant's): what the chain says of it. */
+function trackUnrecorded(
+  deps: Pick<ActionDeps, 'chain' | 'store'>,
+  id: Signature,
+  url: string,
+  tenant: TenantId | undefined,
+): ResultAsync<TrackOutcome, DomainError> {
   return safeTry(async function* () {
-    const id = yield* parseSignature(input.transactionId);
-    const url = explorerUrl(deps.chain.cluster, id);
     const notFound = () =>
       domainError('TRANSACTION_NOT_FOUND', `transaction ${id} is not known to this service or the chain`);
-    const stored = yield* deps.store.transactions.get(id, input.tenant);
-    if (stored) {
-      const [current] = TERMINAL_STATUSES.has(stored.status)
-        ? [stored]
-        : yield* refreshStatuses(deps, [stored]);
-      return ok({ transactionId: id, status: current!.status, explorerUrl: url, record: current! });
-    }
-    if (input.tenant !== undefined && (yield* deps.store.transactions.get(id))) return err(notFound());
+    if (tenant !== undefined && (yield* deps.store.transactions.get(id))) return err(notFound());
     const [onChain] = yield* deps.chain.getStatuses([id]);
     if (!onChain) return err(notFound());
     const status: TxStatus = onChain.error ? 'failed' : onChain.commitment;
