@@ -10,6 +10,23 @@ export function decodeBase58(value: string): Uint8Array | undefined {
   }
 }
 
+/** The base58 names of the 32-byte keys met lately, by their bytes (one char a byte). */
+const keyNames = new Map<string, string>();
+const KEY_NAMES_MAX = 8_192;
+
+/**
+ * Base58 of `bytes`. A public key's name is remembered: base58 costs a division per byte per digit
+ * (and its garbage), and a request names the same few keys several times over (fee payer,
+ * programs, treasury), as every request before it did. Signatures are new each time: encoded as is.
+ */
 export function encodeBase58(bytes: Uint8Array): string {
-  return base58.encode(bytes);
+  if (bytes.length !== 32) return base58.encode(bytes);
+  const id = String.fromCharCode.apply(null, bytes as unknown as number[]);
+  let name = keyNames.get(id);
+  if (name === undefined) {
+    name = base58.encode(bytes);
+    if (keyNames.size >= KEY_NAMES_MAX) keyNames.delete(keyNames.keys().next().value as string);
+    keyNames.set(id, name);
+  }
+  return name;
 }

@@ -1,9 +1,17 @@
-import { describe, expect, it } from 'vitest';
+import { base58 } from '@scure/base';
+import { describe, expect, it, vi } from 'vitest';
 import { encodeBase58 } from './base58.js';
 import { parsePriority, percentile } from './priority.js';
 import { parsePublicKey, parseSignature } from './public-key.js';
 import { canTransition, TX_STATUSES } from './transaction.js';
-import { assembleTransaction, encodeShortVec, fromBase64Url, toBase64Url } from './wire.js';
+import {
+  assembleTransaction,
+  encodeShortVec,
+  fromBase64,
+  fromBase64Url,
+  toBase64,
+  toBase64Url,
+} from './wire.js';
 
 describe('public keys and signatures', () => {
   const key = encodeBase58(new Uint8Array(32).fill(7));
@@ -82,5 +90,60 @@ describe('wire', () => {
     const bytes = Uint8Array.from({ length: 300 }, (_, i) => i % 256);
     expect(fromBase64Url(toBase64Url(bytes))).toEqual(bytes);
     expect(fromBase64Url('ab+/')).toBeUndefined();
+  });
+});
+
+describe('base58 names of keys', () => {
+  const random = (length: number) => crypto.getRandomValues(new Uint8Array(length));
+
+  it('names every key as base58 does, past the number it remembers and in any order', () => {
+    const keys = Array.from({ length: 20_000 }, () => random(32));
+    const first = keys.map(encodeBase58);
+    const again = [...keys].reverse().map(encodeBase58).reverse();
+    for (let i = 0; i < keys.length; i++) {
+      expect(first[i]).toBe(base58.encode(keys[i]!));
+      expect(again[i]).toBe(first[i]);
+    }
+  });
+
+  it('names the bytes it is given now: a view into a larger buffer, a key changed in place', () => {
+    const big = random(100);
+    const view = big.subarray(7, 39);
+    expect(encodeBase58(view)).toBe(base58.encode(big.slice(7, 39)));
+    const key = random(32);
+    const before = encodeBase58(key);
+    key[0] = (key[0]! + 1) % 256;
+    expect(encodeBase58(key)).not.toBe(before);
+    expect(encodeBase58(key)).toBe(base58.encode(key));
+    // Other lengths (signatures) are encoded each time.
+    const sig = random(64);
+    expect(encodeBase58(sig)).toBe(base58.encode(sig));
+  });
+});
+
+describe('base64', () => {
+  const samples = [0, 1, 2, 3, 1232, 70_000].map((n) => {
+    const whole = Uint8Array.from({ length: n + 5 }, (_, i) => (i * 131 + 7) % 256);
+    return whole.subarray(5);
+  });
+  const reference = (bytes: Uint8Array) => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(''));
+
+  it("encodes with the runtime's Buffer, views included, and round-trips", () => {
+    for (const bytes of samples) {
+      expect(toBase64(bytes)).toBe(reference(bytes));
+      expect(fromBase64(toBase64(bytes))).toEqual(bytes);
+    }
+  });
+
+  it('encodes the same without a Buffer (a browser, a bare isolate)', async () => {
+    vi.stubGlobal('Buffer', undefined);
+    vi.resetModules();
+    try {
+      const portable = await import('./wire.js');
+      for (const bytes of samples) expect(portable.toBase64(bytes)).toBe(reference(bytes));
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+    }
   });
 });

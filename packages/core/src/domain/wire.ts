@@ -35,10 +35,17 @@ export function transactionIdOf(signatures: readonly Uint8Array[]): Signature {
   return encodeBase58(signatures[0]!) as Signature;
 }
 
+interface NodeBuffer {
+  from(buffer: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'base64'): string };
+}
+/** Node's Buffer where the runtime has one (Node, Bun, workerd with nodejs_compat): native base64. */
+const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+
 export function toBase64(bytes: Uint8Array): string {
+  if (nodeBuffer) return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000) as unknown as number[]);
   }
   return btoa(binary);
 }
