@@ -1,5 +1,6 @@
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, type PublicKey as Web3PublicKey } from '@solana/web3.js';
+import { encodeBase58 } from '@token-actions/core';
 import type { Move, TokenMove } from './intents.js';
 import { tokenAccountAmount } from './intents.js';
 
@@ -61,12 +62,13 @@ export async function landingPlan(
   const tokenMoves = moves.filter((move): move is TokenMove => move.kind === 'token');
   if (tokenMoves.some((move) => !move.tokenProgram.equals(TOKEN_PROGRAM_ID))) return undefined;
 
-  // Each key in base58 once (the same key objects come back across the moves).
+  // Each key in base58 once (the same key objects come back across the moves), through the core's
+  // encoder, which remembers the names of keys earlier requests named.
   const names = new Map<Web3PublicKey, string>();
   const name = (key: Web3PublicKey) => {
     let known = names.get(key);
     if (known === undefined) {
-      known = key.toBase58();
+      known = encodeBase58(key.toBytes());
       names.set(key, known);
     }
     return known;
