@@ -3,6 +3,7 @@ import { mountActions } from './actions/index.js';
 import { createAdminApp } from './admin/app.js';
 import { createDocsRoutes } from './docs/routes.js';
 import { BROWSER_PATHS, browserCors } from './http/cors.js';
+import { claimedErrors } from './http/error-claims.js';
 import { httpMetrics, metricsEndpoint } from './http/metrics.js';
 import { readinessEndpoint } from './http/readiness.js';
 import { requestId } from './http/request-id.js';
@@ -25,7 +26,8 @@ export const API_VERSION = '1.1.0';
  */
 export function createApp(services: AppServices) {
   const app = new OpenAPIHono();
-  app.onError(interfaceAErrorHandler(services.logger));
+  // Interface A's pipeline, unless the sub-app serving the request claimed it (interface B).
+  app.onError(claimedErrors(interfaceAErrorHandler(services.logger)));
   app.notFound(notFoundA);
   app.use('*', requestId);
   if (services.metrics) app.use('*', httpMetrics(services.metrics.instruments));

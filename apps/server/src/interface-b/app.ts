@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { limitBody } from '../http/body-limit.js';
+import { claimErrors } from '../http/error-claims.js';
 import { rejectDuplicateJsonKeys } from '../http/json-duplicates.js';
 import type { InterfaceBGuard } from './guard.js';
 import {
@@ -26,6 +27,12 @@ export interface InterfaceBAppOptions {
   readonly bodyLimits?: Readonly<Record<string, number>>;
   /** Default: INTERFACE_B_PREFIXES. */
   readonly prefixes?: readonly string[];
+  /**
+   * `claimed`: the app sets no `onError`; the root it is mounted in answers errors through
+   * `claimedErrors`, which finds interface B's pipeline claimed by the guard (see error-claims.ts).
+   * Default `own`: the app handles its errors itself (standalone use).
+   */
+  readonly errors?: 'own' | 'claimed';
 }
 
 /**
@@ -41,9 +48,16 @@ export function createInterfaceBApp(
 ): InterfaceBApp {
   const prefixes = options.prefixes ?? INTERFACE_B_PREFIXES;
   const app: InterfaceBApp = new OpenAPIHono<InterfaceBEnv>({ defaultHook: interfaceBHook });
-  app.onError(interfaceBErrorHandler(options.logger));
+  const errors = interfaceBErrorHandler(options.logger);
+  if (options.errors !== 'claimed') app.onError(errors);
+  // The guard comes first, so it claims the request for interface B's error pipeline before
+  // anything below it can fail.
+  const guard: MiddlewareHandler<InterfaceBEnv> = (c, next) => {
+    claimErrors(c, errors);
+    return options.guard.rateLimit(c, next);
+  };
   // `/prefix/*` also matches the bare prefix, so the guard counts each request once.
-  for (const prefix of prefixes) app.use(`${prefix}/*`, options.guard.rateLimit);
+  for (const prefix of prefixes) app.use(`${prefix}/*`, guard);
   const limitTo = (maxSize: number) =>
     limitBody<InterfaceBEnv>({
       maxSize,

@@ -66,69 +66,74 @@ describe('interface B guard: bearer tokens (RFC 6750)', () => {
 });
 
 describe('interface B guard: rate limits and the rateLimit envelope', () => {
-  it('sets RateLimit-Policy and RateLimit on every response and rateLimit in every body, errors included', async () => {
-    const h = createHarness({ perClientPerMinute: 5 });
-    const client = await registerTestClient(h);
-    const { accessToken } = await obtainTokens(h, await createTestWallet(), client);
-    const ok = await callSwap(h, 'GET', accessToken);
-    expect(ok.headers.get('ratelimit-policy')).toBe('"client";q=5;w=60');
-    expect(ok.headers.get('ratelimit')).toBe('"client";r=4;t=60');
-    expect(ok.body.rateLimit).toEqual({ limit: 5, remaining: 4 });
+  // `own`: interface B's onError on the sub-app; `claimed`: none, the root's handler answers in
+  // interface B's shape because the guard claimed the request (how createApp mounts it).
+  it.each(['own', 'claimed'] as const)(
+    'sets RateLimit-Policy and RateLimit on every response and rateLimit in every body, errors included (errors: %s)',
+    async (interfaceBErrors) => {
+      const h = createHarness({ perClientPerMinute: 5, interfaceBErrors });
+      const client = await registerTestClient(h);
+      const { accessToken } = await obtainTokens(h, await createTestWallet(), client);
+      const ok = await callSwap(h, 'GET', accessToken);
+      expect(ok.headers.get('ratelimit-policy')).toBe('"client";q=5;w=60');
+      expect(ok.headers.get('ratelimit')).toBe('"client";r=4;t=60');
+      expect(ok.body.rateLimit).toEqual({ limit: 5, remaining: 4 });
 
-    const forbidden = await callSwap(h, 'POST', accessToken);
-    expect(forbidden.status).toBe(403);
-    expect(forbidden.body).toMatchObject({
-      code: 'INSUFFICIENT_SCOPE',
-      rateLimit: { limit: 5, remaining: 3 },
-    });
-    expect(forbidden.headers.get('www-authenticate')).toBe(
-      'Bearer realm="token-actions", error="insufficient_scope", error_description="this operation needs the write scope", scope="write"',
-    );
+      const forbidden = await callSwap(h, 'POST', accessToken);
+      expect(forbidden.status).toBe(403);
+      expect(forbidden.body).toMatchObject({
+        code: 'INSUFFICIENT_SCOPE',
+        rateLimit: { limit: 5, remaining: 3 },
+      });
+      expect(forbidden.headers.get('www-authenticate')).toBe(
+        'Bearer realm="token-actions", error="insufficient_scope", error_description="this operation needs the write scope", scope="write"',
+      );
 
-    const thrown = await h.fetch(`${h.issuer}/v1/broken`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    expect(thrown.status).toBe(500);
-    expect(await thrown.json()).toEqual({
-      code: 'INTERNAL',
-      message: 'internal server error',
-      rateLimit: { limit: 5, remaining: 2 },
-    });
-    expect(thrown.headers.get('ratelimit')).toBe('"client";r=2;t=60');
+      const thrown = await h.fetch(`${h.issuer}/v1/broken`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(thrown.status).toBe(500);
+      expect(await thrown.json()).toEqual({
+        code: 'INTERNAL',
+        message: 'internal server error',
+        rateLimit: { limit: 5, remaining: 2 },
+      });
+      expect(thrown.headers.get('ratelimit')).toBe('"client";r=2;t=60');
 
-    const plain = await h.fetch(`${h.issuer}/v1/plain-error`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    expect(plain.status).toBe(418);
-    expect(await plain.json()).toEqual({
-      code: 'INVALID_INPUT',
-      message: 'teapot',
-      rateLimit: { limit: 5, remaining: 1 },
-    });
+      const plain = await h.fetch(`${h.issuer}/v1/plain-error`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(plain.status).toBe(418);
+      expect(await plain.json()).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'teapot',
+        rateLimit: { limit: 5, remaining: 1 },
+      });
 
-    const notFound = await h.fetch(`${h.issuer}/v1/no-such-route`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    expect(notFound.status).toBe(404);
-    expect(await notFound.json()).toEqual({
-      code: 'INVALID_INPUT',
-      message: 'no route for GET /v1/no-such-route',
-      rateLimit: { limit: 5, remaining: 0 },
-    });
-    expect(notFound.headers.get('ratelimit')).toBe('"client";r=0;t=60');
+      const notFound = await h.fetch(`${h.issuer}/v1/no-such-route`, {
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(notFound.status).toBe(404);
+      expect(await notFound.json()).toEqual({
+        code: 'INVALID_INPUT',
+        message: 'no route for GET /v1/no-such-route',
+        rateLimit: { limit: 5, remaining: 0 },
+      });
+      expect(notFound.headers.get('ratelimit')).toBe('"client";r=0;t=60');
 
-    h.clock.advance(20_000);
-    const limited = await callSwap(h, 'GET', accessToken);
-    expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ code: 'RATE_LIMITED', rateLimit: { limit: 5, remaining: 0 } });
-    expect(limited.headers.get('retry-after')).toBe('40');
-    expect(limited.headers.get('ratelimit')).toBe('"client";r=0;t=40');
+      h.clock.advance(20_000);
+      const limited = await callSwap(h, 'GET', accessToken);
+      expect(limited.status).toBe(429);
+      expect(limited.body).toMatchObject({ code: 'RATE_LIMITED', rateLimit: { limit: 5, remaining: 0 } });
+      expect(limited.headers.get('retry-after')).toBe('40');
+      expect(limited.headers.get('ratelimit')).toBe('"client";r=0;t=40');
 
-    h.clock.advance(40_000);
-    const nextWindow = await callSwap(h, 'GET', accessToken);
-    expect(nextWindow.status).toBe(200);
-    expect(nextWindow.body.rateLimit).toEqual({ limit: 5, remaining: 4 });
-  });
+      h.clock.advance(40_000);
+      const nextWindow = await callSwap(h, 'GET', accessToken);
+      expect(nextWindow.status).toBe(200);
+      expect(nextWindow.body.rateLimit).toEqual({ limit: 5, remaining: 4 });
+    },
+  );
 
   it('counts all tokens of one client together, and different clients apart', async () => {
     const h = createHarness({ perClientPerMinute: 3 });

@@ -35,7 +35,8 @@ export function createInterfaceB(services: InterfaceBServices, maxBodyBytes: num
     limits: services.limits,
   });
   const bodyLimits = { [TRANSACTION_COMPLETE_PATH]: MAX_NOTIFICATION_BYTES };
-  return createInterfaceBApp({ guard, logger: services.logger, maxBodyBytes, bodyLimits }, (app) => {
+  const options = { guard, logger: services.logger, maxBodyBytes, bodyLimits, errors: 'claimed' as const };
+  return createInterfaceBApp(options, (app) => {
     const { swaps } = services;
     if (!swaps) return;
     app.openAPIRegistry.registerComponent('securitySchemes', 'oauth2', {
