@@ -39,7 +39,11 @@ export function meterFailures<T extends object>(port: T, counter: Counter<'opera
         };
         out = (...args: unknown[]) => {
           const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          if (result instanceof ResultAsync) return new ResultAsync(result.then(count));
+          // A ResultAsync's `then` is its inner promise's: the Promise the constructor takes.
+          if (result instanceof ResultAsync)
+            return new ResultAsync(
+              (result as ResultAsync<unknown, DomainError>).then(count) as Promise<AnyResult>,
+            );
           return isResult(result) ? count(result) : result;
         };
       } else if (typeof value === 'object' && value !== null && !Array.isArray(value) && isPortGroup(value)) {
