@@ -10,7 +10,12 @@ export function decodeBase58(value: string): Uint8Array | undefined {
   }
 }
 
-/** The base58 names of the 32-byte keys met lately, by their bytes (one char a byte). */
+/** One char a byte: a cheap, exact map key for a key's bytes. */
+export function bytesKey(bytes: Uint8Array): string {
+  return String.fromCharCode.apply(null, bytes as unknown as number[]);
+}
+
+/** The base58 names of the 32-byte keys met lately, by their `bytesKey`. */
 const keyNames = new Map<string, string>();
 const KEY_NAMES_MAX = 8_192;
 
@@ -21,7 +26,7 @@ const KEY_NAMES_MAX = 8_192;
  */
 export function encodeBase58(bytes: Uint8Array): string {
   if (bytes.length !== 32) return base58.encode(bytes);
-  const id = String.fromCharCode.apply(null, bytes as unknown as number[]);
+  const id = bytesKey(bytes);
   let name = keyNames.get(id);
   if (name === undefined) {
     name = base58.encode(bytes);

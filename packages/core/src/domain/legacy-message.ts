@@ -1,4 +1,4 @@
-import { decodeBase58, encodeBase58 } from './base58.js';
+import { bytesKey, decodeBase58, encodeBase58 } from './base58.js';
 import { encodeShortVec } from './wire.js';
 
 /** An account address as Solana SDKs hold it (`@solana/web3.js`'s PublicKey has this shape). */
@@ -63,8 +63,7 @@ export function compileLegacyMessage(
   const metas = new Map<string, AccountMeta>();
   const touch = (pubkey: AccountAddress, signer: boolean, writable: boolean) => {
     const key = pubkey.toBytes();
-    // One char per byte: a cheap, exact map key for 32 bytes.
-    const id = String.fromCharCode.apply(null, key as unknown as number[]);
+    const id = bytesKey(key);
     const meta = metas.get(id);
     if (meta) {
       meta.signer ||= signer;

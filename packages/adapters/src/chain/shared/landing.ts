@@ -62,17 +62,8 @@ export async function landingPlan(
   const tokenMoves = moves.filter((move): move is TokenMove => move.kind === 'token');
   if (tokenMoves.some((move) => !move.tokenProgram.equals(TOKEN_PROGRAM_ID))) return undefined;
 
-  // Each key in base58 once (the same key objects come back across the moves), through the core's
-  // encoder, which remembers the names of keys earlier requests named.
-  const names = new Map<Web3PublicKey, string>();
-  const name = (key: Web3PublicKey) => {
-    let known = names.get(key);
-    if (known === undefined) {
-      known = encodeBase58(key.toBytes());
-      names.set(key, known);
-    }
-    return known;
-  };
+  // Keys by their base58 names, from the core's encoder, which remembers the keys it has named.
+  const name = (key: Web3PublicKey) => encodeBase58(key.toBytes());
   // Every account read once: the system accounts the lamports move between, then the token side.
   const payer = name(feePayer);
   const system = new Set([payer]);
