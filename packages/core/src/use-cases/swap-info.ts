@@ -70,16 +70,45 @@ function positiveInt(
   return ok(n);
 }
 
+/** The query, checked: what the store is asked for, and the amount to quote. */
+interface SwapInfoRequest {
+  readonly pair: TokenPair;
+  readonly poolId: string;
+  readonly cursor?: { readonly page: number; readonly after: string };
+  readonly page: number;
+  readonly pageSize: number;
+  readonly amount?: bigint;
+}
+
 /**
  * GET /project/swap: the pair's pool, an indicative quote when `amount` is given, and a page of
  * the pool's swaps. A malformed or unknown pair is UNKNOWN_TOKEN_PAIR (400); a missing pair or a
  * bad amount/page/pageSize is INVALID_PARAMETERS (422).
+ *
+ * The query is checked synchronously and the answer built synchronously around the one call that
+ * waits (the store's page): an async `safeTry` here cost every quote an async generator and a
+ * promise per step (decision 101).
  */
 export function swapInfo(
   deps: Pick<SwapDeps, 'currencies' | 'swaps' | 'swapPolicies'>,
   query: SwapInfoQuery,
 ): ResultAsync<SwapInfo, DomainError> {
-  return safeTry(async function* () {
+  return checkQuery(deps, query).asyncAndThen((request) =>
+    deps.swaps
+      .history(
+        request.poolId,
+        request.cursor ? { after: request.cursor.after } : { page: request.page },
+        request.pageSize,
+      )
+      .andThen((history) => answer(deps, request, history)),
+  );
+}
+
+function checkQuery(
+  deps: Pick<SwapDeps, 'currencies' | 'swapPolicies'>,
+  query: SwapInfoQuery,
+): Result<SwapInfoRequest, DomainError> {
+  return safeTry(function* () {
     const pair = yield* parseTokenPair(deps.currencies, query.tokenPair);
     const cursor = query.cursor === undefined ? undefined : yield* parseCursor(query.cursor, query.page);
     const page = cursor ? cursor.page : yield* positiveInt(query.page, 'page', 1);
@@ -94,36 +123,52 @@ export function swapInfo(
         ? undefined
         : yield* parseAmount(query.amount, pair.input).mapErr(asParameterError);
     const poolId = poolIdOf(deps.currencies, pair.input, pair.output);
-    // The pool comes with the page, from one snapshot: a swap the page shows settled is in the
-    // reserves the answer (and its quote) carries.
-    const history = yield* deps.swaps.history(poolId, cursor ? { after: cursor.after } : { page }, pageSize);
-    const pool = history.pool;
-    if (!pool) return err(domainError('UNKNOWN_TOKEN_PAIR', `pool ${poolId} is not open`));
-    let quote: SwapInfo['quote'];
-    if (amount !== undefined) {
-      const slippageBps = deps.swapPolicies.defaultSlippageBps;
-      const priced = yield* priceRoute(
-        new Map([[pool.id, pool]]),
-        poolIdResolver(deps),
-        [pair.input.code, pair.output.code],
-        amount,
-        slippageBps,
-      ).mapErr((e) => domainError('INVALID_PARAMETERS', e.message));
-      quote = { ...priced, slippageBps };
-    }
-    const last = history.items.at(-1);
-    const nextCursor =
-      last && history.items.length === pageSize && page * pageSize < history.total
-        ? `${page + 1}.${last.requestId}`
-        : undefined;
     return ok({
       pair,
-      pool,
-      ...(quote ? { quote } : {}),
-      history,
+      poolId,
       page,
       pageSize,
-      ...(nextCursor ? { nextCursor } : {}),
+      ...(cursor ? { cursor } : {}),
+      ...(amount !== undefined ? { amount } : {}),
     });
+  });
+}
+
+/** The pool comes with the page, from one snapshot: a swap the page shows settled is in the
+ * reserves the answer (and its quote) carries. */
+function answer(
+  deps: Pick<SwapDeps, 'currencies' | 'swapPolicies'>,
+  request: SwapInfoRequest,
+  history: SwapHistoryPage,
+): Result<SwapInfo, DomainError> {
+  const { pair, page, pageSize, amount } = request;
+  const pool = history.pool;
+  if (!pool) return err(domainError('UNKNOWN_TOKEN_PAIR', `pool ${request.poolId} is not open`));
+  let quote: SwapInfo['quote'];
+  if (amount !== undefined) {
+    const slippageBps = deps.swapPolicies.defaultSlippageBps;
+    const priced = priceRoute(
+      new Map([[pool.id, pool]]),
+      poolIdResolver(deps),
+      [pair.input.code, pair.output.code],
+      amount,
+      slippageBps,
+    );
+    if (priced.isErr()) return err(domainError('INVALID_PARAMETERS', priced.error.message));
+    quote = { ...priced.value, slippageBps };
+  }
+  const last = history.items.at(-1);
+  const nextCursor =
+    last && history.items.length === pageSize && page * pageSize < history.total
+      ? `${page + 1}.${last.requestId}`
+      : undefined;
+  return ok({
+    pair,
+    pool,
+    ...(quote ? { quote } : {}),
+    history,
+    page,
+    pageSize,
+    ...(nextCursor ? { nextCursor } : {}),
   });
 }
