@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   callSwap,
   createHarness,
   createTestWallet,
   obtainTokens,
   registerTestClient,
+  serveOverNode,
 } from '../fixtures/oauth-harness.js';
 
 describe('interface B guard: bearer tokens (RFC 6750)', () => {
@@ -67,13 +68,20 @@ describe('interface B guard: bearer tokens (RFC 6750)', () => {
 
 describe('interface B guard: rate limits and the rateLimit envelope', () => {
   // `own`: interface B's onError on the sub-app; `claimed`: none, the root's handler answers in
-  // interface B's shape because the guard claimed the request (how createApp mounts it).
-  it.each(['own', 'claimed'] as const)(
-    'sets RateLimit-Policy and RateLimit on every response and rateLimit in every body, errors included (errors: %s)',
-    async (interfaceBErrors) => {
+  // interface B's shape because the guard claimed the request (how createApp mounts it). Over
+  // Node, the guard sets the headers on Node's response, which merges them into every answer.
+  it.each([
+    ['own', 'in process'],
+    ['claimed', 'in process'],
+    ['claimed', 'over Node'],
+  ] as const)(
+    'sets RateLimit-Policy and RateLimit on every response and rateLimit in every body, errors included (errors: %s, %s)',
+    async (interfaceBErrors, transport) => {
       const h = createHarness({ perClientPerMinute: 5, interfaceBErrors });
       const client = await registerTestClient(h);
       const { accessToken } = await obtainTokens(h, await createTestWallet(), client);
+      const node = transport === 'over Node' ? await serveOverNode(h) : undefined;
+      onTestFinished(() => node?.close());
       const ok = await callSwap(h, 'GET', accessToken);
       expect(ok.headers.get('ratelimit-policy')).toBe('"client";q=5;w=60');
       expect(ok.headers.get('ratelimit')).toBe('"client";r=4;t=60');
