@@ -3,16 +3,34 @@ import { HEADERS_BELOW_APP, securityHeadersFor } from './security-headers.js';
 
 type HeadersArgument = OutgoingHttpHeaders | (string | string[] | number)[];
 
-function headerOf(headers: HeadersArgument | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
+/** The names, lower case, of the headers an answer may carry that `securityHeadersFor` decides. */
+const DECIDED = new Set(['x-content-type-options', 'x-frame-options', 'content-security-policy']);
+
+/** What `writeHead` needs to know of the headers given to it, read in one pass. */
+interface GivenHeads {
+  contentType?: string;
+  policy?: string;
+  /** Lower-case names among `DECIDED` that were given. */
+  decided?: string[];
+}
+
+function readGiven(headers: HeadersArgument | undefined): GivenHeads {
+  const found: GivenHeads = {};
+  if (!headers) return found;
+  const note = (name: string, value: unknown) => {
+    const lower = name.toLowerCase();
+    if (lower === 'content-type') found.contentType ??= String(value);
+    if (!DECIDED.has(lower)) return;
+    if (lower === 'content-security-policy') found.policy ??= String(value);
+    if (found.decided) found.decided.push(lower);
+    else found.decided = [lower];
+  };
   if (Array.isArray(headers)) {
-    for (let i = 0; i + 1 < headers.length; i += 2) {
-      if (String(headers[i]).toLowerCase() === name) return String(headers[i + 1]);
-    }
-    return undefined;
+    for (let i = 0; i + 1 < headers.length; i += 2) note(String(headers[i]), headers[i + 1]);
+  } else {
+    for (const key in headers) note(key, headers[key]);
   }
-  for (const key in headers) if (key.toLowerCase() === name) return String(headers[key]);
-  return undefined;
+  return found;
 }
 
 /** A copy of `headers` without the ones named (lower case), in whichever form they came. */
@@ -44,18 +62,19 @@ export class SecuredResponse extends ServerResponse<IncomingMessage> {
     if (!this.headersSent) {
       const last = rest.length > 0 ? rest[rest.length - 1] : undefined;
       const given = typeof last === 'object' && last !== null ? (last as HeadersArgument) : undefined;
-      const read = (name: string) => headerOf(given, name) ?? this.headerValue(name);
-      const policy = read('content-security-policy');
-      const wanted = securityHeadersFor(read('content-type'), policy);
+      const heads = readGiven(given);
+      const wanted = securityHeadersFor(
+        heads.contentType ?? this.headerValue('content-type'),
+        heads.policy ?? this.headerValue('content-security-policy'),
+      );
       // Node merges headers set here with the ones given to writeHead, and the given ones win.
       // These win instead, as the middleware's do (a page's policy comes back with
       // frame-ancestors added), so any of them among the given ones leaves that set.
-      for (const [name, value] of Object.entries(wanted)) this.setHeader(name, value);
-      if (given) {
+      for (const name in wanted) this.setHeader(name, wanted[name]!);
+      if (given && heads.decided) {
         const replaced = new Set(Object.keys(wanted).map((name) => name.toLowerCase()));
-        if ([...replaced].some((name) => headerOf(given, name) !== undefined)) {
+        if (heads.decided.some((name) => replaced.has(name)))
           rest[rest.length - 1] = without(given, replaced);
-        }
       }
     }
     return super.writeHead(statusCode, ...rest);

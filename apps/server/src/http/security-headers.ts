@@ -19,6 +19,9 @@ interface NodeHeaderTarget {
   setHeader(name: string, value: string): unknown;
 }
 
+/** What every answer that is not a page gets; one object for all of them. */
+const NOSNIFF: Readonly<Record<string, string>> = Object.freeze({ 'X-Content-Type-Options': 'nosniff' });
+
 /**
  * The security headers an answer gets, from its content type and its own policy: `nosniff` on
  * every answer, so a browser never runs a JSON body (or an error echoing input) as HTML or script;
@@ -28,8 +31,8 @@ interface NodeHeaderTarget {
 export function securityHeadersFor(
   contentType: string | undefined,
   policy: string | undefined,
-): Record<string, string> {
-  if (!/^text\/html\b/i.test(contentType ?? '')) return { 'X-Content-Type-Options': 'nosniff' };
+): Readonly<Record<string, string>> {
+  if (!/^text\/html\b/i.test(contentType ?? '')) return NOSNIFF;
   const headers: Record<string, string> = { 'X-Content-Type-Options': 'nosniff', 'X-Frame-Options': 'DENY' };
   if (!policy) headers['Content-Security-Policy'] = "frame-ancestors 'none'";
   else if (!/(^|;)\s*frame-ancestors\s/i.test(policy)) {
@@ -44,8 +47,8 @@ export function securityHeadersFor(
  * response into an undici `Headers` on every request.
  */
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  if (nodeResponseOf(c)) return next();
   await next();
-  if (nodeResponseOf(c)) return;
   const headers = c.res.headers;
   const wanted = securityHeadersFor(
     headers.get('content-type') ?? undefined,
