@@ -30,3 +30,14 @@ export function limitBody<E extends Env>(options: BodyLimitOptions<E>): Middlewa
     return streaming(c, next);
   };
 }
+
+/** GET and HEAD carry no body to limit or check. */
+export const isRead = (c: Context) => c.req.method === 'GET' || c.req.method === 'HEAD';
+
+/**
+ * `checks` for requests that may carry a body, as one step that a read passes at once: each step
+ * of a chain costs every request a dispatch and its promises, and reads are most of the traffic.
+ */
+export function forBodies<E extends Env>(checks: MiddlewareHandler<E>): MiddlewareHandler<E> {
+  return (c, next) => (isRead(c) ? next() : checks(c, next));
+}

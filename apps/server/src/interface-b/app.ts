@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
-import { limitBody } from '../http/body-limit.js';
+import { every } from 'hono/combine';
+import { forBodies, limitBody } from '../http/body-limit.js';
 import { claimErrors } from '../http/error-claims.js';
 import { rejectDuplicateJsonKeys } from '../http/json-duplicates.js';
 import type { InterfaceBGuard } from './guard.js';
@@ -68,8 +69,8 @@ export function createInterfaceBApp(
   const generic = limitTo(options.maxBodyBytes);
   const byPath = new Map(Object.entries(options.bodyLimits ?? {}).map(([path, max]) => [path, limitTo(max)]));
   const limit: MiddlewareHandler<InterfaceBEnv> = (c, next) => (byPath.get(c.req.path) ?? generic)(c, next);
-  for (const prefix of prefixes) app.use(`${prefix}/*`, limit);
-  for (const prefix of prefixes) app.use(`${prefix}/*`, rejectDuplicateJsonKeys);
+  const bodyChecks = forBodies(every(limit, rejectDuplicateJsonKeys));
+  for (const prefix of prefixes) app.use(`${prefix}/*`, bodyChecks);
   register(app);
   for (const prefix of prefixes) app.all(`${prefix}/*`, notFoundB);
   return app;

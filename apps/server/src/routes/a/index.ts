@@ -1,8 +1,8 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { Context, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { every } from 'hono/combine';
 import { apiKeyAuth } from '../../http/auth.js';
-import { limitBody } from '../../http/body-limit.js';
+import { forBodies, limitBody } from '../../http/body-limit.js';
 import { idempotency } from '../../http/idempotency.js';
 import { rejectDuplicateJsonKeys } from '../../http/json-duplicates.js';
 import { errorA, type InterfaceAApp, type InterfaceAEnv, interfaceAHook } from '../../interface-a/render.js';
@@ -37,14 +37,17 @@ export function createInterfaceA(services: AppServices): InterfaceAApp {
     '/v1/api/*',
     apiKeyAuth(deps.store, () => deps.clock.now()),
   );
-  // The checks of a request's body, as one step that a read passes at once (each step of the
-  // chain costs every request a dispatch and its promises).
-  const bodyChecks = every(
-    requireJsonBody,
-    rejectDuplicateJsonKeys,
-    idempotency(deps.store.idempotency, () => deps.clock.now()),
+  // The checks of a request's body, as one step that a read passes at once.
+  app.use(
+    '/v1/api/*',
+    forBodies(
+      every(
+        requireJsonBody,
+        rejectDuplicateJsonKeys,
+        idempotency(deps.store.idempotency, () => deps.clock.now()),
+      ),
+    ),
   );
-  app.use('/v1/api/*', (c, next) => (isRead(c) ? next() : bodyChecks(c, next)));
 
   registerActionRoutes(app, services);
   registerTransactionRoutes(app, services);
@@ -75,9 +78,6 @@ export function createInterfaceA(services: AppServices): InterfaceAApp {
   });
   return app;
 }
-
-/** GET and HEAD carry no body to limit or check. */
-const isRead = (c: Context) => c.req.method === 'GET' || c.req.method === 'HEAD';
 
 /** Every POST carries JSON, except the ones that take no body at all. */
 const requireJsonBody: MiddlewareHandler<InterfaceAEnv> = async (c, next) => {
