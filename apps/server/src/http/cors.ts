@@ -2,6 +2,7 @@ import type { ClockPort, OAuthStore } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
+import { nodeResponseOf } from './security-headers.js';
 
 /**
  * Paths a browser app may call from another origin: interface B, the OAuth token and revocation
@@ -99,6 +100,13 @@ export function browserCors(deps: BrowserCorsDeps): MiddlewareHandler {
   });
   return async (c, next) => {
     if (c.req.header('origin') !== undefined) return corsForBrowsers(c, next);
+    // Under the Node server, on its response before the handler: Node merges it into the answer
+    // (SecuredResponse joins it with the answer's own Vary), and the app's response is never read.
+    const node = nodeResponseOf(c);
+    if (node) {
+      node.setHeader('Vary', 'Origin');
+      return next();
+    }
     await next();
     // On the response's own headers: `c.header` after the handler would rebuild the response too.
     c.res.headers.append('Vary', 'Origin');

@@ -57,6 +57,16 @@ describe('SecuredResponse: the security headers added as an answer is written', 
     '/json-sniffable': (res) =>
       res.writeHead(200, ['Content-Type', 'application/json', 'X-Content-Type-Options', 'off']).end('{}'),
     '/status-reason': (res) => res.writeHead(404, 'Gone Fishing', { 'content-type': 'text/plain' }).end(),
+    '/vary-set': (res) => {
+      res.setHeader('Vary', 'Origin');
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    },
+    '/vary-both': (res) => {
+      res.setHeader('Vary', 'Origin');
+      res.writeHead(200, ['Content-Type', 'text/css', 'VARY', 'Accept-Encoding']).end('a{}');
+    },
+    '/vary-given': (res) =>
+      res.writeHead(200, { 'content-type': 'text/css', vary: 'Accept-Encoding' }).end('a{}'),
   };
   let server: ReturnType<typeof createServer>;
   let port = 0;
@@ -105,6 +115,15 @@ describe('SecuredResponse: the security headers added as an answer is written', 
     expect(values(res.raw, 'x-content-type-options')).toEqual(['nosniff']);
     const json = await head(port, '/json-sniffable');
     expect(values(json.raw, 'x-content-type-options')).toEqual(['nosniff']);
+  });
+
+  it('joins a Vary set before the answer with the answer’s own, once', async () => {
+    expect(values((await head(port, '/vary-set')).raw, 'vary')).toEqual(['Origin']);
+    const both = await head(port, '/vary-both');
+    expect(values(both.raw, 'vary')).toEqual(['Origin, Accept-Encoding']);
+    expect(values(both.raw, 'content-type')).toEqual(['text/css']);
+    expect(values(both.raw, 'x-content-type-options')).toEqual(['nosniff']);
+    expect(values((await head(port, '/vary-given')).raw, 'vary')).toEqual(['Accept-Encoding']);
   });
 
   it('under the app, answers with the request id and nosniff once each, set below the app', async () => {

@@ -12,6 +12,8 @@ interface GivenHeads {
   policy?: string;
   /** Lower-case names among `DECIDED` that were given. */
   decided?: string[];
+  /** The answer's own `Vary`, when it has one. */
+  vary?: string;
 }
 
 function readGiven(headers: HeadersArgument | undefined): GivenHeads {
@@ -20,6 +22,7 @@ function readGiven(headers: HeadersArgument | undefined): GivenHeads {
   const note = (name: string, value: unknown) => {
     const lower = name.toLowerCase();
     if (lower === 'content-type') found.contentType ??= String(value);
+    if (lower === 'vary') found.vary = found.vary === undefined ? String(value) : `${found.vary}, ${value}`;
     if (!DECIDED.has(lower)) return;
     if (lower === 'content-security-policy') found.policy ??= String(value);
     if (found.decided) found.decided.push(lower);
@@ -52,7 +55,9 @@ function without(headers: HeadersArgument, names: ReadonlySet<string>): HeadersA
  * `securityHeadersFor` to every answer as its head is written, from the headers the app gave it.
  * The app's own middleware then leaves the response alone (decision 91): on @hono/node-server,
  * reading a response's headers after the handler turns them into an undici `Headers` and back,
- * about 8% of a tracking read's CPU.
+ * about 8% of a tracking read's CPU. What the app sets on this response before it answers (the
+ * request id, interface B's rate limits, CORS' `Vary: Origin`) Node merges into the answer's own
+ * headers: the answer's win, except `Vary`, whose values are joined.
  */
 export class SecuredResponse extends ServerResponse<IncomingMessage> {
   readonly [HEADERS_BELOW_APP] = true;
@@ -71,11 +76,18 @@ export class SecuredResponse extends ServerResponse<IncomingMessage> {
       // These win instead, as the middleware's do (a page's policy comes back with
       // frame-ancestors added), so any of them among the given ones leaves that set.
       for (const name in wanted) this.setHeader(name, wanted[name]!);
+      const removed: string[] = [];
       if (given && heads.decided) {
-        const replaced = new Set(Object.keys(wanted).map((name) => name.toLowerCase()));
-        if (heads.decided.some((name) => replaced.has(name)))
-          rest[rest.length - 1] = without(given, replaced);
+        for (const name in wanted)
+          if (heads.decided.includes(name.toLowerCase())) removed.push(name.toLowerCase());
       }
+      // `Vary` set here before the answer existed (CORS' `Origin`) and the answer's own both hold.
+      const vary = this.headerValue('vary');
+      if (given && heads.vary !== undefined && vary !== undefined) {
+        this.setHeader('Vary', `${vary}, ${heads.vary}`);
+        removed.push('vary');
+      }
+      if (given && removed.length > 0) rest[rest.length - 1] = without(given, new Set(removed));
     }
     return super.writeHead(statusCode, ...rest);
   }

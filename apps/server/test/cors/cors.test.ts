@@ -5,11 +5,12 @@
  * configured; interface A and introspection stay server-to-server.
  */
 import { createFakeRateLimiter, createMemoryOAuthStore, createTestDeps } from '@token-actions/core/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/app.js';
 import { allowedOriginCheck } from '../../src/http/cors.js';
 import { createLogger } from '../../src/logger.js';
 import { registerClient } from '../../src/oauth/index.js';
+import { serveOverNode } from '../support/node-server.js';
 
 const ISSUER = 'http://127.0.0.1:8787';
 const APP_ORIGIN = 'https://wallet-app.example';
@@ -78,6 +79,24 @@ describe('CORS for browser apps', () => {
       }
     }
   });
+
+  // Over Node the middleware sets it on Node's response before the answer exists (SecuredResponse
+  // joins it with an answer's own Vary); in process, on the answer afterwards.
+  it.each(['in process', 'over Node'] as const)(
+    'marks every answer to a request without an Origin as varying by Origin, once (%s)',
+    async (transport) => {
+      const { app } = await build();
+      const node = transport === 'over Node' ? await serveOverNode(app.fetch) : undefined;
+      onTestFinished(() => node?.close());
+      for (const path of BROWSER_PATHS) {
+        const res = node ? await fetch(`${node.origin}${path}`) : await app.request(`${ISSUER}${path}`);
+        expect(res.headers.get('vary'), path).toBe('Origin');
+        expect(res.headers.get('access-control-allow-origin'), path).toBeNull();
+        if (path.startsWith('/v1/'))
+          expect(res.headers.get('ratelimit'), path).toMatch(/^"address";r=\d+;t=\d+$/);
+      }
+    },
+  );
 
   it('puts the allow-origin on real answers, errors included, and exposes the rate-limit headers', async () => {
     const { app } = await build();

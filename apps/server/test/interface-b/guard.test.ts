@@ -5,7 +5,7 @@ import {
   createTestWallet,
   obtainTokens,
   registerTestClient,
-  serveOverNode,
+  serveHarnessOverNode,
 } from '../fixtures/oauth-harness.js';
 
 describe('interface B guard: bearer tokens (RFC 6750)', () => {
@@ -80,7 +80,7 @@ describe('interface B guard: rate limits and the rateLimit envelope', () => {
       const h = createHarness({ perClientPerMinute: 5, interfaceBErrors });
       const client = await registerTestClient(h);
       const { accessToken } = await obtainTokens(h, await createTestWallet(), client);
-      const node = transport === 'over Node' ? await serveOverNode(h) : undefined;
+      const node = transport === 'over Node' ? await serveHarnessOverNode(h) : undefined;
       onTestFinished(() => node?.close());
       const ok = await callSwap(h, 'GET', accessToken);
       expect(ok.headers.get('ratelimit-policy')).toBe('"client";q=5;w=60');
