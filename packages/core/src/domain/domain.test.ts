@@ -2,7 +2,7 @@ import { base58 } from '@scure/base';
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase58 } from './base58.js';
 import { parsePriority, percentile } from './priority.js';
-import { parsePublicKey, parseSignature } from './public-key.js';
+import { isSignature, parsePublicKey, parseSignature } from './public-key.js';
 import { canTransition, TX_STATUSES } from './transaction.js';
 import {
   assembleTransaction,
@@ -37,6 +37,36 @@ describe('public keys and signatures', () => {
   it('rejects a public key as a transaction id', () => {
     expect(parseSignature(key)._unsafeUnwrapErr().code).toBe('INVALID_TRANSACTION_ID');
     expect(parseSignature('not-base58!')._unsafeUnwrapErr().code).toBe('INVALID_TRANSACTION_ID');
+  });
+
+  // Well-formed ids are remembered (a bounded set); the answers must not depend on it.
+  it('judges transaction ids the same whether seen before, remembered or forgotten', () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6_000; i++) {
+      const length = i % 5 === 0 ? 63 + (i % 3) : 64; // some 63 and 65 bytes among them
+      ids.push(base58.encode(crypto.getRandomValues(new Uint8Array(length))));
+      if (i % 7 === 0) ids.push(`${ids.at(-1)!.slice(0, -1)}0`); // '0' is not base58
+    }
+    const expected = (id: string) => {
+      try {
+        return base58.decode(id).length === 64;
+      } catch {
+        return false;
+      }
+    };
+    // Twice over, the second time backwards: past the bound, early ids were forgotten again.
+    for (const order of [ids, [...ids].reverse()]) {
+      for (const id of order) {
+        expect(parseSignature(id).isOk(), id).toBe(expected(id));
+        expect(isSignature(id), id).toBe(expected(id));
+      }
+    }
+    const bad = encodeBase58(new Uint8Array(65).fill(3));
+    for (let i = 0; i < 2; i++) {
+      expect(parseSignature(bad)._unsafeUnwrapErr().message).toBe(
+        'transactionId must decode to 64 bytes, got 65',
+      );
+    }
   });
 });
 
