@@ -2,7 +2,7 @@ import type { ClockPort, OAuthStore } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { z } from 'zod';
-import { nodeResponseOf } from './security-headers.js';
+import { withAnswerHeaders } from './security-headers.js';
 
 /**
  * Paths a browser app may call from another origin: interface B, the OAuth token and revocation
@@ -82,11 +82,13 @@ export function allowedOriginCheck(deps: BrowserCorsDeps): (origin: string) => P
   };
 }
 
+const VARY_ORIGIN = { Vary: 'Origin' } as const;
+
 /**
  * hono/cors with the origin check above. Mounted on the root app before the sub-apps, so a
  * preflight is answered (204) before authentication and before the rate-limit guard. A request
- * without an Origin header is not a CORS request: it only gets `Vary: Origin`, set after the
- * handler. (hono/cors sets Access-Control-Expose-Headers before the handler runs, which makes Hono
+ * without an Origin header is not a CORS request: it only gets `Vary: Origin`, on whatever answers
+ * (`withAnswerHeaders`). (hono/cors sets Access-Control-Expose-Headers before the handler runs, which makes Hono
  * rebuild the handler's response around its body stream: about a fifth of a quote's CPU.)
  */
 export function browserCors(deps: BrowserCorsDeps): MiddlewareHandler {
@@ -98,17 +100,6 @@ export function browserCors(deps: BrowserCorsDeps): MiddlewareHandler {
     exposeHeaders: ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'WWW-Authenticate'],
     maxAge: 600,
   });
-  return async (c, next) => {
-    if (c.req.header('origin') !== undefined) return corsForBrowsers(c, next);
-    // Under the Node server, on its response before the handler: Node merges it into the answer
-    // (SecuredResponse joins it with the answer's own Vary), and the app's response is never read.
-    const node = nodeResponseOf(c);
-    if (node) {
-      node.setHeader('Vary', 'Origin');
-      return next();
-    }
-    await next();
-    // On the response's own headers: `c.header` after the handler would rebuild the response too.
-    c.res.headers.append('Vary', 'Origin');
-  };
+  return (c, next) =>
+    c.req.header('origin') !== undefined ? corsForBrowsers(c, next) : withAnswerHeaders(c, next, VARY_ORIGIN);
 }

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { nodeResponseOf } from './security-headers.js';
+import { withAnswerHeaders } from './security-headers.js';
 
 /** A caller's id is kept when it is short and plain: it ends up in logs and headers verbatim. */
 const WELL_FORMED = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -13,14 +13,9 @@ export type RequestIdVariables = { requestId: string };
  * or a client's logs), else a fresh UUID. What logs while serving the request logs through
  * `requestLogger(c, …)`, so its lines carry `requestId`.
  */
-export const requestId: MiddlewareHandler<{ Variables: RequestIdVariables }> = async (c, next) => {
+export const requestId: MiddlewareHandler<{ Variables: RequestIdVariables }> = (c, next) => {
   const offered = c.req.header(REQUEST_ID_HEADER);
   const id = offered !== undefined && WELL_FORMED.test(offered) ? offered : crypto.randomUUID();
   c.set('requestId', id);
-  // Under the Node server, set on its response before the app answers: Node merges it into the
-  // answer's own headers, and the app's response stays untouched (decision 91).
-  const node = nodeResponseOf(c);
-  node?.setHeader(REQUEST_ID_HEADER, id);
-  await next();
-  if (!node) c.res.headers.set(REQUEST_ID_HEADER, id);
+  return withAnswerHeaders(c, next, { [REQUEST_ID_HEADER]: id });
 };

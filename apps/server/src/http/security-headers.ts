@@ -1,4 +1,4 @@
-import type { Context, MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler, Next } from 'hono';
 
 /**
  * Marks a Node response that adds the security headers itself as it is written (`SecuredResponse`
@@ -17,6 +17,33 @@ export function nodeResponseOf(c: Context): NodeHeaderTarget | undefined {
 
 interface NodeHeaderTarget {
   setHeader(name: string, value: string): unknown;
+}
+
+/**
+ * Runs `next` so that whatever answers (a handler, an error handler, a 404) carries `headers`.
+ * Under the Node server they go on its response first, and Node merges them into the answer's
+ * own as it is written (`SecuredResponse` joins a `Vary`): the app's response is never read, which
+ * on @hono/node-server would turn it into an undici `Headers` (decisions 91, 101). Elsewhere they
+ * are set on the answer once it exists (not before: Hono would build every answer around them),
+ * a `Vary` appended to the answer's own.
+ */
+export function withAnswerHeaders(
+  c: Context,
+  next: Next,
+  headers: Readonly<Record<string, string>>,
+): Promise<void> {
+  const node = nodeResponseOf(c);
+  if (node) {
+    for (const name in headers) node.setHeader(name, headers[name]!);
+    return next();
+  }
+  return next().then(() => {
+    const answer = c.res.headers;
+    for (const name in headers) {
+      if (name.toLowerCase() === 'vary') answer.append(name, headers[name]!);
+      else answer.set(name, headers[name]!);
+    }
+  });
 }
 
 /** What every answer that is not a page gets; one object for all of them. */

@@ -1,6 +1,6 @@
 import type { ClockPort, OAuthScope, OAuthStore, RateLimiterPort } from '@token-actions/core';
 import type { Context, MiddlewareHandler } from 'hono';
-import { nodeResponseOf } from '../http/security-headers.js';
+import { withAnswerHeaders } from '../http/security-headers.js';
 import { type BearerPrincipal, resolveAccessToken } from '../oauth/tokens.js';
 import { errorB, type InterfaceBEnv, type RateLimitInfo } from './render.js';
 
@@ -105,22 +105,8 @@ export function createInterfaceBGuard(deps: InterfaceBGuardDeps): InterfaceBGuar
       });
     }
     if (principal) c.set('principal', principal);
-    // Whatever answers below (a handler, the error handler, a 404) carries the headers. Under the
-    // Node server they go on its response now, and Node merges them into the answer's own as it
-    // is written (as the request id does, decision 91): reading `c.res.headers` afterwards turned
-    // @hono/node-server's light response into an undici `Headers` on every request (decision 101).
-    const node = nodeResponseOf(c);
-    if (node) {
-      node.setHeader('RateLimit-Policy', rateHeaders['RateLimit-Policy']);
-      node.setHeader('RateLimit', rateHeaders.RateLimit);
-      return next();
-    }
-    await next();
-    // Elsewhere they are set on the answer once it exists (not before: Hono would build every
-    // answer around them).
-    const headers = c.res.headers;
-    headers.set('RateLimit-Policy', rateHeaders['RateLimit-Policy']);
-    headers.set('RateLimit', rateHeaders.RateLimit);
+    // Whatever answers below (a handler, the error handler, a 404) carries the headers.
+    return withAnswerHeaders(c, next, rateHeaders);
   };
 
   function requireScope(scope: OAuthScope): MiddlewareHandler<InterfaceBEnv> {
