@@ -1,4 +1,5 @@
 import { base58 } from '@scure/base';
+import { Recent } from './recent.js';
 
 /** Decodes base58 or returns undefined: never throws on hostile input. */
 export function decodeBase58(value: string): Uint8Array | undefined {
@@ -16,8 +17,7 @@ export function bytesKey(bytes: Uint8Array): string {
 }
 
 /** The base58 names of the 32-byte keys met lately, by their `bytesKey`. */
-const keyNames = new Map<string, string>();
-const KEY_NAMES_MAX = 8_192;
+const keyNames = new Recent<string, string>(8_192);
 
 /**
  * Base58 of `bytes`. A public key's name is remembered: base58 costs a division per byte per digit
@@ -30,8 +30,7 @@ export function encodeBase58(bytes: Uint8Array): string {
   let name = keyNames.get(id);
   if (name === undefined) {
     name = base58.encode(bytes);
-    if (keyNames.size >= KEY_NAMES_MAX) keyNames.delete(keyNames.keys().next().value as string);
-    keyNames.set(id, name);
+    keyNames.remember(id, name);
   }
   return name;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { encodeBase58 } from './base58.js';
 import { parsePriority, percentile } from './priority.js';
 import { isSignature, parsePublicKey, parseSignature } from './public-key.js';
+import { Recent } from './recent.js';
 import { canTransition, TX_STATUSES } from './transaction.js';
 import {
   assembleTransaction,
@@ -67,6 +68,21 @@ describe('public keys and signatures', () => {
         'transactionId must decode to 64 bytes, got 65',
       );
     }
+  });
+});
+
+describe('Recent', () => {
+  it('keeps at most its bound, the oldest entry making room first', () => {
+    const memo = new Recent<string, number>(3);
+    for (const [i, key] of ['a', 'b', 'c'].entries()) memo.remember(key, i);
+    memo.remember('b', 10); // known: nothing leaves
+    expect(['a', 'b', 'c'].map((key) => memo.get(key))).toEqual([0, 10, 2]);
+    memo.remember('d', 3);
+    expect(memo.has('a')).toBe(false);
+    expect(['b', 'c', 'd'].map((key) => memo.get(key))).toEqual([10, 2, 3]);
+    memo.remember('e', 4);
+    expect(memo.has('b')).toBe(false);
+    expect(memo.has('c') && memo.has('d') && memo.has('e')).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 import { err, ok, type Result } from 'neverthrow';
 import { type DomainError, domainError } from '../errors.js';
 import { decodeBase58 } from './base58.js';
+import { Recent } from './recent.js';
 
 declare const publicKeyBrand: unique symbol;
 declare const signatureBrand: unique symbol;
@@ -31,22 +32,13 @@ export function parsePublicKey(value: unknown, field = 'account'): Result<Public
  * that decoded to 64 bytes are remembered, first in first out, so a malformed id is judged
  * afresh every time and gets its own message.
  */
-const validSignatures = new Set<string>();
-const VALID_SIGNATURES_MAX = 4_096;
-
-/** Remembers `value`, a transaction id that decoded to 64 bytes. */
-function rememberSignature(value: string): void {
-  if (validSignatures.size >= VALID_SIGNATURES_MAX) {
-    validSignatures.delete(validSignatures.values().next().value as string);
-  }
-  validSignatures.add(value);
-}
+const validSignatures = new Recent<string, true>(4_096);
 
 export function isSignature(value: unknown): value is Signature {
   if (typeof value !== 'string') return false;
   if (validSignatures.has(value)) return true;
   if (decodeBase58(value)?.length !== 64) return false;
-  rememberSignature(value);
+  validSignatures.remember(value, true);
   return true;
 }
 
@@ -62,6 +54,6 @@ export function parseSignature(value: unknown): Result<Signature, DomainError> {
       domainError('INVALID_TRANSACTION_ID', `transactionId must decode to 64 bytes, got ${bytes.length}`),
     );
   }
-  rememberSignature(value);
+  validSignatures.remember(value, true);
   return ok(value as Signature);
 }
