@@ -16,7 +16,7 @@ export type { Migration } from './pg/migrations/types.js';
 export { createPgliteClient, type PgliteClientOptions } from './pg/pglite.js';
 export { createPostgresClient, type PostgresClientOptions } from './pg/postgres.js';
 export { createRequestScopedSql, type RequestScopedSql, type WaitUntil } from './pg/request-scoped.js';
-export type { SqlClient, SqlExecutor } from './pg/sql.js';
+export type { SqlClient, SqlExecutor, TransactionExecutor } from './pg/sql.js';
 export { createPgTransactionStats, type TransactionStats } from './pg/stats.js';
 export {
   createPgInstanceLease,

@@ -173,6 +173,51 @@ describe.each(variants)('SQL client: $name', (variant) => {
       expect(rows.map((r) => r.n)).toEqual([1]);
     });
 
+    it('runs the first statement inside the transaction, though BEGIN is not waited for', async () => {
+      const ids = await a.transaction(async (tx) => {
+        const first = await tx.query<{ id: string }>('SELECT txid_current()::text AS id');
+        const second = await tx.query<{ id: string }>('SELECT txid_current()::text AS id');
+        return [first.rows[0]!.id, second.rows[0]!.id];
+      });
+      // Outside a transaction every statement would have had its own.
+      expect(ids[0]).toBe(ids[1]);
+    });
+
+    it('commits what `send` sent without waiting, in order with what was waited for', async () => {
+      await a.query('CREATE TABLE IF NOT EXISTS probe_send (n int)');
+      await a.transaction(async (tx) => {
+        tx.send('INSERT INTO probe_send (n) VALUES ($1)', [10]);
+        await tx.query('INSERT INTO probe_send (n) SELECT max(n) + 1 FROM probe_send');
+        tx.send('INSERT INTO probe_send (n) SELECT max(n) + 1 FROM probe_send');
+      });
+      const { rows } = await b.query<{ n: number }>('SELECT n FROM probe_send ORDER BY n');
+      expect(rows.map((r) => r.n)).toEqual([10, 11, 12]);
+    });
+
+    it('rolls the whole transaction back when a sent statement fails, and answers its error', async () => {
+      await a.query('CREATE TABLE IF NOT EXISTS probe_send_fail (n int)');
+      await expect(
+        a.transaction(async (tx) => {
+          await tx.query('INSERT INTO probe_send_fail (n) VALUES ($1)', [1]);
+          tx.send('INSERT INTO probe_send_fail (n) VALUES ($1)', ['not a number']);
+          tx.send('INSERT INTO probe_send_fail (n) VALUES ($1)', [3]);
+          return 'answered';
+        }),
+      ).rejects.toThrow(/invalid input syntax for type integer/);
+      await expect(
+        a.transaction(async (tx) => {
+          tx.send('INSERT INTO probe_send_fail (n) VALUES ($1)', [4]);
+          throw new Error('abort after send');
+        }),
+      ).rejects.toThrow('abort after send');
+      const { rows } = await b.query('SELECT n FROM probe_send_fail');
+      expect(rows).toEqual([]);
+      // The connections are fit for the next transaction.
+      await a.transaction(async (tx) => tx.send('INSERT INTO probe_send_fail (n) VALUES ($1)', [5]));
+      const after = await b.query<{ n: number }>('SELECT n FROM probe_send_fail');
+      expect(after.rows.map((r) => r.n)).toEqual([5]);
+    });
+
     it('works as a store right after migrating', async () => {
       const store = createPgStore(a);
       const id = randomSignature();

@@ -6,7 +6,7 @@ import {
   createPostgresClient,
   POOL_CHANGES_CHANNEL,
   type SqlClient,
-  type SqlExecutor,
+  type TransactionExecutor,
   withPoolCache,
 } from '../../src/store/index.js';
 import { createPostgresSchema, DATABASE_URL, POSTGRES_REACHABLE, randomPublicKey } from '../store/harness.js';
@@ -23,13 +23,17 @@ function counting(sql: SqlClient): SqlClient & { statements: number } {
       return sql.query<Row>(text, params);
     },
     // A history page is read in a transaction (with its pool, in one snapshot): count those too.
-    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+    transaction<T>(fn: (tx: TransactionExecutor) => Promise<T>) {
       return sql.transaction((tx) =>
         fn({
           ...tx,
           query<Row>(text: string, params?: unknown[]) {
             counted.statements++;
             return tx.query<Row>(text, params);
+          },
+          send(text: string, params?: unknown[]) {
+            counted.statements++;
+            tx.send(text, params);
           },
         }),
       );

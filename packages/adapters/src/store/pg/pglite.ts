@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
-import type { ListenHandlers, SqlClient, SqlExecutor } from './sql.js';
+import type { ListenHandlers, SqlClient, TransactionExecutor } from './sql.js';
 
 export interface PgliteClientOptions {
   /** Directory holding the database files; in memory when absent. */
@@ -31,9 +31,10 @@ export async function createPgliteClient(options: PgliteClientOptions = {}): Pro
     async exec(text) {
       await db.exec(text);
     },
-    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
-      return db.transaction((tx) =>
-        fn({
+    transaction<T>(fn: (tx: TransactionExecutor) => Promise<T>) {
+      return db.transaction(async (tx) => {
+        const sent: Promise<unknown>[] = [];
+        const value = await fn({
           async query<Row>(text: string, params?: unknown[]) {
             const result = await tx.query<Row>(text, params as unknown[] | undefined);
             return { rows: result.rows };
@@ -41,8 +42,18 @@ export async function createPgliteClient(options: PgliteClientOptions = {}): Pro
           async exec(text) {
             await tx.exec(text);
           },
-        }),
-      );
+          send(text, params) {
+            const statement = tx.query(text, params as unknown[] | undefined);
+            statement.catch(() => {});
+            sent.push(statement);
+          },
+        });
+        // What was sent without waiting is done, and succeeded, before PGlite commits.
+        for (const outcome of await Promise.allSettled(sent)) {
+          if (outcome.status === 'rejected') throw outcome.reason;
+        }
+        return value;
+      });
     },
     async listen(channel: string, handlers: ListenHandlers) {
       // One process owns the embedded database, so its notices are this process's own.

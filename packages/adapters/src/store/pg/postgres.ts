@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ListenHandlers, SqlClient, SqlExecutor } from './sql.js';
+import type { ListenHandlers, SqlClient, TransactionExecutor } from './sql.js';
 
 export interface PostgresClientOptions {
   readonly connectionString: string;
@@ -29,7 +29,7 @@ const typeParsers = {
   },
 } as pg.CustomTypesConfig;
 
-/** A node-postgres pool; `transaction` runs BEGIN ... COMMIT on one checked-out connection. */
+/** A node-postgres pool; `transaction` runs BEGIN ... COMMIT, pipelined, on one checked-out connection. */
 export function createPostgresClient(options: PostgresClientOptions): SqlClient {
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
     throw new Error('schema must be a plain SQL identifier (letters, digits, underscore)');
@@ -38,6 +38,9 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     connectionString: options.connectionString,
     max: options.max ?? 10,
     types: typeParsers,
+    // Queries on one connection go out without waiting for the previous answer (node-postgres'
+    // pipeline mode); only a transaction ever has more than one in flight on a connection.
+    pipeline: true,
     ...(options.connectionTimeoutMillis ? { connectionTimeoutMillis: options.connectionTimeoutMillis } : {}),
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
@@ -51,22 +54,36 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     async exec(text) {
       await pool.query(text);
     },
-    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>) {
+    async transaction<T>(fn: (tx: TransactionExecutor) => Promise<T>) {
       const conn = await pool.connect();
       let broken: unknown;
+      // The connection pipelines: BEGIN goes out now and the first statement follows it without
+      // waiting for its answer, and the COMMIT follows the statements `send` did not wait for.
+      // Every one of them is answered in order, and each is awaited before the COMMIT's answer is
+      // trusted: a failed statement aborts the transaction, and the COMMIT behind it rolls back.
+      const begin = conn.query('BEGIN');
+      const inFlight: Promise<unknown>[] = [begin];
+      begin.catch(() => {});
       try {
-        await conn.query('BEGIN');
-        const tx: SqlExecutor = {
+        const tx: TransactionExecutor = {
           async query<Row>(text: string, params?: unknown[]) {
-            const result = await conn.query(text, params);
+            const [result] = await Promise.all([conn.query(text, params), begin]);
             return { rows: result.rows as Row[] };
           },
           async exec(text) {
-            await conn.query(text);
+            await Promise.all([conn.query(text), begin]);
+          },
+          send(text, params) {
+            const statement = conn.query(text, params);
+            statement.catch(() => {});
+            inFlight.push(statement);
           },
         };
         const value = await fn(tx);
-        await conn.query('COMMIT');
+        inFlight.push(conn.query('COMMIT'));
+        for (const outcome of await Promise.allSettled(inFlight)) {
+          if (outcome.status === 'rejected') throw outcome.reason;
+        }
         return value;
       } catch (error) {
         try {

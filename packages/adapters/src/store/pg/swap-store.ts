@@ -126,9 +126,9 @@ export function createPgSwapStore(
    * the pools' row locks are taken once, each reservation is planned in arrival order against the
    * book as the ones before it left it (in memory, exactly as it would have read it after their
    * commits), and one statement writes the pools and inserts the requests. A refused plan fails
-   * only its own reservation. Four round trips besides BEGIN and COMMIT at most: lock the clients,
-   * lock the pools and count the clients' open quotes, write. With `join`, quotes queued meanwhile
-   * may join it once the locks are held.
+   * only its own reservation. Three round trips at most, the connection pipelining: BEGIN with
+   * the clients' locks, the pools' locks with the clients' open-quote counts, the write with the
+   * COMMIT. With `join`, quotes queued meanwhile may join it once the locks are held.
    */
   const reserveInOne = (given: readonly ReserveInput[], join?: Join<ReserveInput>) =>
     sql.transaction(async (tx): Promise<PromiseSettledResult<SwapRequestRecord>[]> => {
@@ -221,7 +221,8 @@ export function createPgSwapStore(
           (id) => book.get(id)!,
         );
         const insert = insertRequestsSql(records, 5);
-        await tx.query(
+        // Sent, not awaited: the COMMIT goes out behind it, and the callers are answered after both.
+        tx.send(
           `WITH moved AS (
              UPDATE pools p SET reserved_a = n.reserved_a, reserved_b = n.reserved_b, updated_at = $4
                FROM unnest($1::text[], $2::numeric[], $3::numeric[]) AS n(id, reserved_a, reserved_b)

@@ -380,10 +380,9 @@ export function listTransactionEvents(
 export async function inIndexOrder<T>(sql: SqlExecutor, page: (db: SqlExecutor) => Promise<T>): Promise<T> {
   const client = sql as Partial<SqlClient>;
   if (typeof client.transaction !== 'function') return page(sql);
-  return client.transaction(async (tx) => {
-    await tx.query(
-      "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)",
-    );
+  // Sent without waiting: it goes out with the BEGIN and the page's statement behind it.
+  return client.transaction((tx) => {
+    tx.send("SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_sort', 'off', true)");
     return page(tx);
   });
 }
