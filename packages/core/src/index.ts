@@ -40,6 +40,7 @@ export {
   parseSignature,
   type Signature,
 } from './domain/public-key.js';
+export { Recent } from './domain/recent.js';
 export {
   messageSigners,
   signaturePrefixLength,

@@ -15,6 +15,7 @@ import {
 } from '@solana/spl-token';
 import { createInitializeInstruction, pack, type TokenMetadata } from '@solana/spl-token-metadata';
 import { ComputeBudgetProgram, PublicKey, SystemProgram, TransactionInstruction } from '@solana/web3.js';
+import { keyName } from './keys.js';
 
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 
@@ -55,7 +56,7 @@ export function associatedTokenAccount(
   owner: PublicKey,
   tokenProgram: PublicKey,
 ): AssociatedTokenAccount {
-  const key = `${mint.toBase58()}:${owner.toBase58()}:${tokenProgram.toBase58()}`;
+  const key = `${keyName(mint)}:${keyName(owner)}:${keyName(tokenProgram)}`;
   const cached = ataCache.get(key);
   if (cached) return cached;
   // As getAssociatedTokenAddressSync with an owner allowed off the curve (a pool's vault), with the bump.

@@ -28,6 +28,7 @@ import {
   type TokenTransferArgs,
   tokenTransfer,
 } from './instructions.js';
+import { web3Key } from './keys.js';
 import type { LocalSigner } from './signer.js';
 
 /** What both chain adapters share between reading the chain and signing: turning an intent into
@@ -52,7 +53,7 @@ export function standardRentExemption(space: number): bigint {
 export function toKey(value: unknown, field: string): Outcome<Web3PublicKey> {
   if (!isPublicKey(value))
     return err(domainError('INVALID_PUBLIC_KEY', `${field} must be a base58 public key`));
-  return ok(new Web3PublicKey(value));
+  return ok(web3Key(value));
 }
 
 export function checkAmount(amount: unknown): Outcome<bigint> {
@@ -90,7 +91,7 @@ export function wireSize(messageBytes: Uint8Array, signatures: number): number {
 }
 
 export function tokenProgramOf(currency: Currency): Web3PublicKey {
-  return currency.tokenProgram ? new Web3PublicKey(currency.tokenProgram) : TOKEN_PROGRAM_ID;
+  return currency.tokenProgram ? web3Key(currency.tokenProgram) : TOKEN_PROGRAM_ID;
 }
 
 export interface BuiltIntent {
@@ -145,7 +146,7 @@ function buildTransfer(intent: TransferIntent, feePayer: Web3PublicKey): Outcome
         ) {
           return err(domainError('UNKNOWN_CURRENCY', `${currency.code} has no valid mint`));
         }
-        const mint = new Web3PublicKey(currency.mint);
+        const mint = web3Key(currency.mint);
         const tokenProgram = tokenProgramOf(currency);
         const source = associatedTokenAccount(mint, from, tokenProgram);
         const destination = associatedTokenAccount(mint, to, tokenProgram);

@@ -1,8 +1,8 @@
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
 import { SystemProgram, type PublicKey as Web3PublicKey } from '@solana/web3.js';
-import { encodeBase58 } from '@token-actions/core';
 import type { Move, TokenMove } from './intents.js';
 import { tokenAccountAmount } from './intents.js';
+import { keyName } from './keys.js';
 
 const SYSTEM_PROGRAM = SystemProgram.programId.toBase58();
 const TOKEN_PROGRAM = TOKEN_PROGRAM_ID.toBase58();
@@ -62,8 +62,8 @@ export async function landingPlan(
   const tokenMoves = moves.filter((move): move is TokenMove => move.kind === 'token');
   if (tokenMoves.some((move) => !move.tokenProgram.equals(TOKEN_PROGRAM_ID))) return undefined;
 
-  // Keys by their base58 names, from the core's encoder, which remembers the keys it has named.
-  const name = (key: Web3PublicKey) => encodeBase58(key.toBytes());
+  // Keys by their base58 names, worked out once per key object.
+  const name = keyName;
   // Every account read once: the system accounts the lamports move between, then the token side.
   const payer = name(feePayer);
   const system = new Set([payer]);

@@ -1,5 +1,5 @@
 import { TOKEN_PROGRAM_ID } from '@solana/spl-token';
-import { PublicKey as Web3PublicKey } from '@solana/web3.js';
+import type { PublicKey as Web3PublicKey } from '@solana/web3.js';
 import { type Currency, domainError, isPublicKey, type PublicKey, type Signature } from '@token-actions/core';
 import { err, ok } from 'neverthrow';
 import { associatedTokenAddress } from './instructions.js';
@@ -10,6 +10,7 @@ import {
   toKey,
   tokenAccountAmount,
 } from './intents.js';
+import { keyName, web3Key } from './keys.js';
 
 /** The argument checks and account arithmetic both chain adapters apply to their reads. */
 
@@ -43,8 +44,8 @@ export interface TokenAccountRef {
 export function tokenAccountOf(owner: Web3PublicKey, currency: Currency): Outcome<TokenAccountRef> {
   if (!isPublicKey(currency.mint))
     return err(domainError('UNKNOWN_CURRENCY', `${currency.code} has no valid mint`));
-  const program = currency.tokenProgram ? new Web3PublicKey(currency.tokenProgram) : TOKEN_PROGRAM_ID;
-  return ok({ address: associatedTokenAddress(new Web3PublicKey(currency.mint), owner, program), program });
+  const program = currency.tokenProgram ? web3Key(currency.tokenProgram) : TOKEN_PROGRAM_ID;
+  return ok({ address: associatedTokenAddress(web3Key(currency.mint), owner, program), program });
 }
 
 /** Tokens in an account read back; 0 when it is absent or not owned by the expected program. */
@@ -52,5 +53,5 @@ export function tokensHeld(
   account: { readonly owner: string; readonly data: Uint8Array } | null | undefined,
   program: Web3PublicKey,
 ): bigint {
-  return account?.owner === program.toBase58() ? tokenAccountAmount(account.data) : 0n;
+  return account?.owner === keyName(program) ? tokenAccountAmount(account.data) : 0n;
 }
