@@ -2,7 +2,7 @@ import { base58 } from '@scure/base';
 import { describe, expect, it, vi } from 'vitest';
 import { encodeBase58 } from './base58.js';
 import { parsePriority, percentile } from './priority.js';
-import { isSignature, parsePublicKey, parseSignature } from './public-key.js';
+import { isPublicKey, isSignature, parsePublicKey, parseSignature } from './public-key.js';
 import { Recent } from './recent.js';
 import { canTransition, TX_STATUSES } from './transaction.js';
 import {
@@ -40,32 +40,35 @@ describe('public keys and signatures', () => {
     expect(parseSignature('not-base58!')._unsafeUnwrapErr().code).toBe('INVALID_TRANSACTION_ID');
   });
 
-  // Well-formed ids are remembered (a bounded set); the answers must not depend on it.
-  it('judges transaction ids the same whether seen before, remembered or forgotten', () => {
-    const ids: string[] = [];
-    for (let i = 0; i < 6_000; i++) {
-      const length = i % 5 === 0 ? 63 + (i % 3) : 64; // some 63 and 65 bytes among them
-      ids.push(base58.encode(crypto.getRandomValues(new Uint8Array(length))));
-      if (i % 7 === 0) ids.push(`${ids.at(-1)!.slice(0, -1)}0`); // '0' is not base58
+  // Well-formed keys and ids are remembered (bounded sets); the answers must not depend on it.
+  it.each([
+    { kind: 'transaction ids', bytes: 64, count: 6_000, parse: parseSignature, is: isSignature },
+    { kind: 'public keys', bytes: 32, count: 11_000, parse: parsePublicKey, is: isPublicKey },
+  ])('judges $kind the same whether seen before, remembered or forgotten', ({ bytes, count, parse, is }) => {
+    const values: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const length = i % 5 === 0 ? bytes - 1 + (i % 3) : bytes; // some a byte short or long
+      values.push(base58.encode(crypto.getRandomValues(new Uint8Array(length))));
+      if (i % 7 === 0) values.push(`${values.at(-1)!.slice(0, -1)}0`); // '0' is not base58
     }
-    const expected = (id: string) => {
+    const expected = (value: string) => {
       try {
-        return base58.decode(id).length === 64;
+        return base58.decode(value).length === bytes;
       } catch {
         return false;
       }
     };
-    // Twice over, the second time backwards: past the bound, early ids were forgotten again.
-    for (const order of [ids, [...ids].reverse()]) {
-      for (const id of order) {
-        expect(parseSignature(id).isOk(), id).toBe(expected(id));
-        expect(isSignature(id), id).toBe(expected(id));
+    // Twice over, the second time backwards: past the bound, early ones were forgotten again.
+    for (const order of [values, [...values].reverse()]) {
+      for (const value of order) {
+        expect(parse(value).isOk(), value).toBe(expected(value));
+        expect(is(value), value).toBe(expected(value));
       }
     }
-    const bad = encodeBase58(new Uint8Array(65).fill(3));
+    const long = encodeBase58(new Uint8Array(bytes + 1).fill(3));
     for (let i = 0; i < 2; i++) {
-      expect(parseSignature(bad)._unsafeUnwrapErr().message).toBe(
-        'transactionId must decode to 64 bytes, got 65',
+      expect(parse(long)._unsafeUnwrapErr().message).toContain(
+        `must decode to ${bytes} bytes, got ${bytes + 1}`,
       );
     }
   });
