@@ -13,6 +13,7 @@ import {
   migrate,
   migrations,
   type SqlClient,
+  type TransactionExecutor,
 } from '../../src/store/index.js';
 import { DATABASE_URL, POSTGRES_REACHABLE, randomPublicKey, randomSignature } from './harness.js';
 
@@ -216,6 +217,15 @@ describe.each(variants)('SQL client: $name', (variant) => {
       await a.transaction(async (tx) => tx.send('INSERT INTO probe_send_fail (n) VALUES ($1)', [5]));
       const after = await b.query<{ n: number }>('SELECT n FROM probe_send_fail');
       expect(after.rows.map((r) => r.n)).toEqual([5]);
+    });
+
+    it('refuses a statement issued through a transaction that has ended', async () => {
+      let leaked: TransactionExecutor | undefined;
+      await a.transaction(async (tx) => {
+        leaked = tx;
+      });
+      expect(() => leaked!.send('SELECT 1')).toThrow('after its transaction ended');
+      await expect(leaked!.query('SELECT 1')).rejects.toThrow('after its transaction ended');
     });
 
     it('works as a store right after migrating', async () => {

@@ -34,19 +34,29 @@ export async function createPgliteClient(options: PgliteClientOptions = {}): Pro
     transaction<T>(fn: (tx: TransactionExecutor) => Promise<T>) {
       return db.transaction(async (tx) => {
         const sent: Promise<unknown>[] = [];
+        // As on node-postgres: nothing is issued through the executor once `fn` has settled.
+        let open = true;
+        const live = () => {
+          if (!open) throw new Error('a statement was issued after its transaction ended');
+        };
         const value = await fn({
           async query<Row>(text: string, params?: unknown[]) {
+            live();
             const result = await tx.query<Row>(text, params as unknown[] | undefined);
             return { rows: result.rows };
           },
           async exec(text) {
+            live();
             await tx.exec(text);
           },
           send(text, params) {
+            live();
             const statement = tx.query(text, params as unknown[] | undefined);
             statement.catch(() => {});
             sent.push(statement);
           },
+        }).finally(() => {
+          open = false;
         });
         // What was sent without waiting is done, and succeeded, before PGlite commits.
         for (const outcome of await Promise.allSettled(sent)) {

@@ -64,22 +64,33 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
       const begin = conn.query('BEGIN');
       const inFlight: Promise<unknown>[] = [begin];
       begin.catch(() => {});
+      // A statement issued after `fn` settled would run outside the transaction, on a connection
+      // that may already serve someone else: refused.
+      let open = true;
+      const live = () => {
+        if (!open) throw new Error('a statement was issued after its transaction ended');
+      };
       try {
         const tx: TransactionExecutor = {
           async query<Row>(text: string, params?: unknown[]) {
+            live();
             const [result] = await Promise.all([conn.query(text, params), begin]);
             return { rows: result.rows as Row[] };
           },
           async exec(text) {
+            live();
             await Promise.all([conn.query(text), begin]);
           },
           send(text, params) {
+            live();
             const statement = conn.query(text, params);
             statement.catch(() => {});
             inFlight.push(statement);
           },
         };
-        const value = await fn(tx);
+        const value = await fn(tx).finally(() => {
+          open = false;
+        });
         inFlight.push(conn.query('COMMIT'));
         for (const outcome of await Promise.allSettled(inFlight)) {
           if (outcome.status === 'rejected') throw outcome.reason;
