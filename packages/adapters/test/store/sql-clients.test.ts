@@ -228,6 +228,27 @@ describe.each(variants)('SQL client: $name', (variant) => {
       await expect(leaked!.query('SELECT 1')).rejects.toThrow('after its transaction ended');
     });
 
+    it.skipIf(variant.name === 'PGlite')(
+      'fails a transaction whose connection is lost with statements in flight, and serves the next',
+      async () => {
+        await a.query('CREATE TABLE IF NOT EXISTS probe_lost (n int)');
+        await expect(
+          a.transaction(async (tx) => {
+            const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+            tx.send('INSERT INTO probe_lost (n) VALUES ($1)', [1]);
+            // Another session ends this one's backend while the insert may still be on the wire.
+            await b.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
+            tx.send('INSERT INTO probe_lost (n) VALUES ($1)', [2]);
+          }),
+        ).rejects.toThrow();
+        const { rows } = await b.query('SELECT n FROM probe_lost');
+        expect(rows).toEqual([]);
+        await a.transaction(async (tx) => tx.send('INSERT INTO probe_lost (n) VALUES ($1)', [3]));
+        const after = await b.query<{ n: number }>('SELECT n FROM probe_lost');
+        expect(after.rows.map((r) => r.n)).toEqual([3]);
+      },
+    );
+
     it('works as a store right after migrating', async () => {
       const store = createPgStore(a);
       const id = randomSignature();

@@ -57,6 +57,14 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
     async transaction<T>(fn: (tx: TransactionExecutor) => Promise<T>) {
       const conn = await pool.connect();
       let broken: unknown;
+      // pg-pool listens for a connection's errors only while it is idle. One lost while checked out
+      // (the server restarted, the backend was terminated) emits 'error' when no statement is
+      // waiting for it, and an unheard 'error' would end the process. Its statements fail on their
+      // own; the connection is destroyed at release.
+      const onLost = (error: Error) => {
+        broken ??= error;
+      };
+      conn.on('error', onLost);
       // The connection pipelines: BEGIN goes out now and the first statement follows it without
       // waiting for its answer, and the COMMIT follows the statements `send` did not wait for.
       // Every one of them is answered in order, and each is awaited before the COMMIT's answer is
@@ -105,6 +113,7 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
         }
         throw error;
       } finally {
+        conn.off('error', onLost);
         conn.release(broken instanceof Error ? broken : broken === undefined ? undefined : true);
       }
     },
