@@ -370,8 +370,9 @@ export function createPgSwapStore(
           if (!row) return false;
           const hops = toHops(row.hops).sort((a, b) => (a.pool < b.pool ? -1 : 1));
           const landed = outcome === 'landed';
+          // The pools' updates go out together with the COMMIT behind them (nothing is read back).
           for (const hop of hops) {
-            await tx.query(
+            tx.send(
               `UPDATE pools SET
                  reserve_a = reserve_a
                    + CASE WHEN $5 AND token_a = $3 THEN $4::numeric ELSE 0 END
