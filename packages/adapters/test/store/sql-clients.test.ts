@@ -228,9 +228,9 @@ describe.each(variants)('SQL client: $name', (variant) => {
       await expect(leaked!.query('SELECT 1')).rejects.toThrow('after its transaction ended');
     });
 
-    it.skipIf(variant.name === 'PGlite')(
-      'fails a transaction whose connection is lost with statements in flight, and serves the next',
-      async () => {
+    // A server's backends only: one PGlite instance has no connection to lose.
+    if (variant.name !== 'PGlite') {
+      it('fails a transaction whose connection is lost with statements in flight, and serves the next', async () => {
         await a.query('CREATE TABLE IF NOT EXISTS probe_lost (n int)');
         await expect(
           a.transaction(async (tx) => {
@@ -246,8 +246,8 @@ describe.each(variants)('SQL client: $name', (variant) => {
         await a.transaction(async (tx) => tx.send('INSERT INTO probe_lost (n) VALUES ($1)', [3]));
         const after = await b.query<{ n: number }>('SELECT n FROM probe_lost');
         expect(after.rows.map((r) => r.n)).toEqual([3]);
-      },
-    );
+      });
+    }
 
     it('works as a store right after migrating', async () => {
       const store = createPgStore(a);
