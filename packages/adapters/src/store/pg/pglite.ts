@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
+import { SentStatements } from './sent.js';
 import type { ListenHandlers, SqlClient, TransactionExecutor } from './sql.js';
 
 export interface PgliteClientOptions {
@@ -33,35 +34,26 @@ export async function createPgliteClient(options: PgliteClientOptions = {}): Pro
     },
     transaction<T>(fn: (tx: TransactionExecutor) => Promise<T>) {
       return db.transaction(async (tx) => {
-        const sent: Promise<unknown>[] = [];
-        // As on node-postgres: nothing is issued through the executor once `fn` has settled.
-        let open = true;
-        const live = () => {
-          if (!open) throw new Error('a statement was issued after its transaction ended');
-        };
-        const value = await fn({
-          async query<Row>(text: string, params?: unknown[]) {
-            live();
-            const result = await tx.query<Row>(text, params as unknown[] | undefined);
-            return { rows: result.rows };
-          },
-          async exec(text) {
-            live();
-            await tx.exec(text);
-          },
-          send(text, params) {
-            live();
-            const statement = tx.query(text, params as unknown[] | undefined);
-            statement.catch(() => {});
-            sent.push(statement);
-          },
-        }).finally(() => {
-          open = false;
-        });
+        const sent = new SentStatements();
+        const value = await sent.run(() =>
+          fn({
+            async query<Row>(text: string, params?: unknown[]) {
+              sent.assertOpen();
+              const result = await tx.query<Row>(text, params as unknown[] | undefined);
+              return { rows: result.rows };
+            },
+            async exec(text) {
+              sent.assertOpen();
+              await tx.exec(text);
+            },
+            send(text, params) {
+              sent.assertOpen();
+              sent.add(tx.query(text, params as unknown[] | undefined));
+            },
+          }),
+        );
         // What was sent without waiting is done, and succeeded, before PGlite commits.
-        for (const outcome of await Promise.allSettled(sent)) {
-          if (outcome.status === 'rejected') throw outcome.reason;
-        }
+        await sent.settle();
         return value;
       });
     },

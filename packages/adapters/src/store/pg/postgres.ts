@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { SentStatements } from './sent.js';
 import type { ListenHandlers, SqlClient, TransactionExecutor } from './sql.js';
 
 export interface PostgresClientOptions {
@@ -70,39 +71,26 @@ export function createPostgresClient(options: PostgresClientOptions): SqlClient 
       // Every one of them is answered in order, and each is awaited before the COMMIT's answer is
       // trusted: a failed statement aborts the transaction, and the COMMIT behind it rolls back.
       const begin = conn.query('BEGIN');
-      const inFlight: Promise<unknown>[] = [begin];
-      begin.catch(() => {});
-      // A statement issued after `fn` settled would run outside the transaction, on a connection
-      // that may already serve someone else: refused.
-      let open = true;
-      const live = () => {
-        if (!open) throw new Error('a statement was issued after its transaction ended');
-      };
+      const sent = new SentStatements();
+      sent.add(begin);
       try {
         const tx: TransactionExecutor = {
           async query<Row>(text: string, params?: unknown[]) {
-            live();
+            sent.assertOpen();
             const [result] = await Promise.all([conn.query(text, params), begin]);
             return { rows: result.rows as Row[] };
           },
           async exec(text) {
-            live();
+            sent.assertOpen();
             await Promise.all([conn.query(text), begin]);
           },
           send(text, params) {
-            live();
-            const statement = conn.query(text, params);
-            statement.catch(() => {});
-            inFlight.push(statement);
+            sent.assertOpen();
+            sent.add(conn.query(text, params));
           },
         };
-        const value = await fn(tx).finally(() => {
-          open = false;
-        });
-        inFlight.push(conn.query('COMMIT'));
-        for (const outcome of await Promise.allSettled(inFlight)) {
-          if (outcome.status === 'rejected') throw outcome.reason;
-        }
+        const value = await sent.run(() => fn(tx));
+        await sent.settle(conn.query('COMMIT'));
         return value;
       } catch (error) {
         try {
