@@ -1,5 +1,5 @@
 import { PublicKey as Web3PublicKey } from '@solana/web3.js';
-import { Recent } from '@token-actions/core';
+import { encodeBase58, Recent } from '@token-actions/core';
 
 // web3.js decodes and encodes base58 in pure JS (base-x, tens of microseconds a key), and a
 // request names the same few keys again and again: its wallet, the mints, the pool's vaults, the
@@ -22,11 +22,14 @@ export function web3Key(name: string): Web3PublicKey {
   return key;
 }
 
-/** A web3.js key's base58 name, worked out once per key object. */
+/**
+ * A web3.js key's base58 name, worked out once per key object; a new object for a key named
+ * before is named from core's encoder, which remembers names by their bytes.
+ */
 export function keyName(key: Web3PublicKey): string {
   let name = names.get(key);
   if (name === undefined) {
-    name = key.toBase58();
+    name = encodeBase58(key.toBytes());
     names.set(key, name);
   }
   return name;

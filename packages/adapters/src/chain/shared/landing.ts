@@ -62,15 +62,13 @@ export async function landingPlan(
   const tokenMoves = moves.filter((move): move is TokenMove => move.kind === 'token');
   if (tokenMoves.some((move) => !move.tokenProgram.equals(TOKEN_PROGRAM_ID))) return undefined;
 
-  // Keys by their base58 names, worked out once per key object.
-  const name = keyName;
   // Every account read once: the system accounts the lamports move between, then the token side.
-  const payer = name(feePayer);
+  const payer = keyName(feePayer);
   const system = new Set([payer]);
-  for (const move of moves) if (move.kind === 'sol') system.add(name(move.from)).add(name(move.to));
+  for (const move of moves) if (move.kind === 'sol') system.add(keyName(move.from)).add(keyName(move.to));
   const tokenSide = new Set<string>();
   for (const move of tokenMoves) {
-    tokenSide.add(move.source.base58).add(move.destination.base58).add(name(move.mint));
+    tokenSide.add(move.source.base58).add(move.destination.base58).add(keyName(move.mint));
   }
   for (const address of tokenSide) if (system.has(address)) return undefined;
   const addresses = [...system, ...tokenSide];
@@ -92,10 +90,10 @@ export async function landingPlan(
   for (const move of moves) {
     if (move.kind === 'sol') {
       shape.push('sol');
-      steps.push({ from: name(move.from), to: name(move.to), lamports: move.lamports });
+      steps.push({ from: keyName(move.from), to: keyName(move.to), lamports: move.lamports });
       continue;
     }
-    if (!isMint(accounts.get(name(move.mint)), move.decimals)) return undefined;
+    if (!isMint(accounts.get(keyName(move.mint)), move.decimals)) return undefined;
     const source = move.source.base58;
     const destination = move.destination.base58;
     if (source === destination) return undefined;
