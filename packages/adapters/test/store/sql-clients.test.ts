@@ -174,6 +174,17 @@ describe.each(variants)('SQL client: $name', (variant) => {
       expect(rows.map((r) => r.n)).toEqual([1]);
     });
 
+    /**
+     * Nothing of the failed transactions is in `table`, and the client is fit for the next one: a
+     * transaction sending `n` commits it.
+     */
+    const expectNothingKeptThenCommits = async (table: string, n: number) => {
+      expect((await b.query(`SELECT n FROM ${table}`)).rows).toEqual([]);
+      await a.transaction(async (tx) => tx.send(`INSERT INTO ${table} (n) VALUES ($1)`, [n]));
+      const after = await b.query<{ n: number }>(`SELECT n FROM ${table}`);
+      expect(after.rows.map((r) => r.n)).toEqual([n]);
+    };
+
     it('runs the first statement inside the transaction, though BEGIN is not waited for', async () => {
       const ids = await a.transaction(async (tx) => {
         const first = await tx.query<{ id: string }>('SELECT txid_current()::text AS id');
@@ -211,12 +222,7 @@ describe.each(variants)('SQL client: $name', (variant) => {
           throw new Error('abort after send');
         }),
       ).rejects.toThrow('abort after send');
-      const { rows } = await b.query('SELECT n FROM probe_send_fail');
-      expect(rows).toEqual([]);
-      // The connections are fit for the next transaction.
-      await a.transaction(async (tx) => tx.send('INSERT INTO probe_send_fail (n) VALUES ($1)', [5]));
-      const after = await b.query<{ n: number }>('SELECT n FROM probe_send_fail');
-      expect(after.rows.map((r) => r.n)).toEqual([5]);
+      await expectNothingKeptThenCommits('probe_send_fail', 5);
     });
 
     it('refuses a statement issued through a transaction that has ended', async () => {
@@ -241,11 +247,7 @@ describe.each(variants)('SQL client: $name', (variant) => {
             tx.send('INSERT INTO probe_lost (n) VALUES ($1)', [2]);
           }),
         ).rejects.toThrow();
-        const { rows } = await b.query('SELECT n FROM probe_lost');
-        expect(rows).toEqual([]);
-        await a.transaction(async (tx) => tx.send('INSERT INTO probe_lost (n) VALUES ($1)', [3]));
-        const after = await b.query<{ n: number }>('SELECT n FROM probe_lost');
-        expect(after.rows.map((r) => r.n)).toEqual([3]);
+        await expectNothingKeptThenCommits('probe_lost', 3);
       });
     }
 
