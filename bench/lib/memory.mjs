@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DURATION, log, option } from './cli.mjs';
 import { cannon, json, lamportsToSol, round, summary } from './load.mjs';
-import { freePort, root, stopChild } from './processes.mjs';
+import { freePort, root, serverNodeFlags, stopChild } from './processes.mjs';
 
 const BUDGET_MIB = 300; // issue 10, must-show 3: server peak under load on the embedded default
 
@@ -115,11 +115,15 @@ export async function measureMemory(meta, { embedded = option('embedded', undefi
     ...(embedded ? { EMBEDDED_DATABASE: embedded } : {}),
   };
   const bootedAt = performance.now();
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    cwd: root,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const server = spawn(
+    process.execPath,
+    [...(await serverNodeFlags()), join(root, 'apps/server/dist/main.js')],
+    {
+      cwd: root,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // Sampled from the spawn on: the first start (initdb) is part of what the default costs.
   const samples = sampler(server.pid);
   samples.phase('boot');

@@ -21,6 +21,18 @@ export function freePort() {
   });
 }
 
+/**
+ * The Node flags the server runs with: those of `apps/server`'s start script (`node <flags>
+ * dist/main.js`), so the bench measures the server as `pnpm start` runs it.
+ */
+export async function serverNodeFlags() {
+  const { scripts } = JSON.parse(await readFile(join(root, 'apps/server/package.json'), 'utf8'));
+  const words = scripts.start.split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/main.js')
+    throw new Error(`apps/server's start script is not "node <flags> dist/main.js": ${scripts.start}`);
+  return words.slice(1, -1);
+}
+
 /** Starts a child process, resolves once `ready(stdoutSoFar)` returns a value. */
 export function startChild(command, argv, { env = {}, ready, timeoutMs = 120_000 }) {
   return new Promise((resolve, reject) => {

@@ -13,7 +13,7 @@ import {
   measureDonateHalfRate,
   measureTrack,
 } from './measures.mjs';
-import { freePort, memoryOf, root, startChild, stopChild } from './processes.mjs';
+import { freePort, memoryOf, root, serverNodeFlags, startChild, stopChild } from './processes.mjs';
 import { measureSwaps, prepareSwaps } from './swaps.mjs';
 
 /**
@@ -109,6 +109,7 @@ export async function measureService(results, meta) {
   const { child: server } = await startChild(
     process.execPath,
     [
+      ...(await serverNodeFlags()),
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
       join(root, 'apps/server/dist/main.js'),
     ],
