@@ -136,6 +136,21 @@ describe('donate', () => {
 });
 
 describe('escrow', () => {
+  it("answers a re-run of the same request with the first run's transaction and escrow", async () => {
+    const t = await setup();
+    const merchant = (await t.keystore.create())._unsafeUnwrap();
+    const input = { merchant, amount: '100', currency: 'USDC', useEscrow: true, account: t.sender };
+    const options = { ...AS_DEFAULT, requestKey: 'order-42' };
+    const first = (await merchantPay(t.deps, input, options))._unsafeUnwrap();
+    const again = (await merchantPay(t.deps, input, options))._unsafeUnwrap();
+    expect(first.escrowId).toMatch(/^esc_/);
+    expect(again.transactionId).toBe(first.transactionId);
+    expect(again.escrowId).toBe(first.escrowId);
+    // One transfer into escrow, not two.
+    expect(await balance(t, t.deps.accounts.escrowVault, 'USDC')).toBe(100_000_000n);
+    expect(await balance(t, t.sender, 'USDC')).toBe(900_000_000n);
+  });
+
   it('holds funds, releases once, and refuses a second settlement', async () => {
     const t = await setup();
     const merchant = (await t.keystore.create())._unsafeUnwrap();

@@ -1,4 +1,4 @@
-import { errAsync, ok, okAsync, type ResultAsync, safeTry } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result, ResultAsync } from 'neverthrow';
 import type { PriorityLevel } from '../../domain/priority.js';
 import type { PublicKey } from '../../domain/public-key.js';
 import type { TenantId } from '../../domain/tenant.js';
@@ -112,39 +112,45 @@ export function recordPlan(
     readonly awaitingWallet?: boolean;
   },
 ): ResultAsync<Executed, DomainError> {
-  return safeTry(async function* () {
-    let escrow: EscrowRecord | undefined;
-    if (plan.escrow && plan.action.type !== 'mint') {
-      const now = deps.clock.now();
-      escrow = {
-        id: deps.ids.next('esc'),
+  // An async function awaiting Results rather than safeTry, like performAction (decision 105).
+  return new ResultAsync(
+    (async (): Promise<Result<Executed, DomainError>> => {
+      let escrow: EscrowRecord | undefined;
+      if (plan.escrow && plan.action.type !== 'mint') {
+        const now = deps.clock.now();
+        escrow = {
+          id: deps.ids.next('esc'),
+          tenant: options.tenant.id,
+          purpose: plan.escrow.purpose,
+          payer: plan.action.from,
+          beneficiary: plan.escrow.beneficiary,
+          currency: plan.action.currency.code,
+          amount: plan.action.amount,
+          status: 'held',
+          fundingTransactionId: signed.id,
+          expiresAt: new Date(now.getTime() + deps.policies.escrowTtlMs),
+          expiryAction: deps.policies.escrowExpiryAction,
+          createdAt: now,
+          updatedAt: now,
+        };
+      }
+      const meta: RecordMeta = {
+        ...plan.meta,
         tenant: options.tenant.id,
-        purpose: plan.escrow.purpose,
-        payer: plan.action.from,
-        beneficiary: plan.escrow.beneficiary,
-        currency: plan.action.currency.code,
-        amount: plan.action.amount,
-        status: 'held',
-        fundingTransactionId: signed.id,
-        expiresAt: new Date(now.getTime() + deps.policies.escrowTtlMs),
-        expiryAction: deps.policies.escrowExpiryAction,
-        createdAt: now,
-        updatedAt: now,
+        ...(escrow ? { escrowId: escrow.id } : {}),
+        ...(options.requestKey ? { requestKey: options.requestKey } : {}),
       };
-    }
-    const meta: RecordMeta = {
-      ...plan.meta,
-      tenant: options.tenant.id,
-      ...(escrow ? { escrowId: escrow.id } : {}),
-      ...(options.requestKey ? { requestKey: options.requestKey } : {}),
-    };
-    const { record, duplicate } = options.awaitingWallet
-      ? yield* recordOnly(deps, prepared, signed, meta, escrow)
-      : yield* recordAndSend(deps, prepared, signed, meta, escrow);
-    if (duplicate && record.escrowId) {
-      const stored = yield* deps.store.escrows.get(record.escrowId, record.tenant);
-      return ok(stored ? { record, escrow: stored } : { record });
-    }
-    return ok(escrow ? { record, escrow } : { record });
-  });
+      const written = await (options.awaitingWallet
+        ? recordOnly(deps, prepared, signed, meta, escrow)
+        : recordAndSend(deps, prepared, signed, meta, escrow));
+      if (written.isErr()) return err(written.error);
+      const { record, duplicate } = written.value;
+      if (duplicate && record.escrowId) {
+        const stored = await deps.store.escrows.get(record.escrowId, record.tenant);
+        if (stored.isErr()) return err(stored.error);
+        return ok(stored.value ? { record, escrow: stored.value } : { record });
+      }
+      return ok(escrow ? { record, escrow } : { record });
+    })(),
+  );
 }
