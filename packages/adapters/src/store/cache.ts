@@ -1,5 +1,6 @@
 import {
   type ApiKeyRecord,
+  Recent,
   type Signature,
   type StorePort,
   TERMINAL_STATUSES,
@@ -16,12 +17,9 @@ import { okAsync } from 'neverthrow';
  * hits as it does to the store: another tenant's cached record is absent.
  */
 export function withSettledTransactionCache(store: StorePort, maxEntries = 20_000): StorePort {
-  const settled = new Map<string, TransactionRecord>();
+  const settled = new Recent<string, TransactionRecord>(maxEntries);
   const remember = (record: TransactionRecord | null) => {
-    if (record && TERMINAL_STATUSES.has(record.status)) {
-      if (settled.size >= maxEntries) settled.delete(settled.keys().next().value as string);
-      settled.set(record.id, record);
-    }
+    if (record && TERMINAL_STATUSES.has(record.status)) settled.remember(record.id, record);
     return record;
   };
   return {

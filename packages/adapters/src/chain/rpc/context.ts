@@ -35,8 +35,3 @@ export interface RpcContext {
 
 /** Messages (or failures) remembered per transaction id; the oldest is dropped past this many. */
 export const REMEMBERED = 10_000;
-
-export function remember<V>(map: Map<string, V>, id: string, value: V): void {
-  map.set(id, value);
-  if (map.size > REMEMBERED) map.delete(map.keys().next().value!);
-}

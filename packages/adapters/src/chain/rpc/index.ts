@@ -9,6 +9,7 @@ import {
   type NftMetadata,
   type ParsedMessage,
   type PublicKey,
+  Recent,
 } from '@token-actions/core';
 import { err, ok, ResultAsync } from 'neverthrow';
 import { randomWebSigner } from '../shared/ed25519-web.js';
@@ -17,7 +18,7 @@ import { decodeNftMint } from '../shared/nft.js';
 import { prepareTransaction } from '../shared/prepare.js';
 import { checkFeeAccounts, tokenAccountOf, tokensHeld } from '../shared/reads.js';
 import { rpcAirdrop } from './airdrop.js';
-import type { RpcChainConfig, RpcContext } from './context.js';
+import { REMEMBERED, type RpcChainConfig, type RpcContext } from './context.js';
 import { callJsonRpc, quoteValue } from './json-rpc.js';
 import { rpcPrepareReads } from './reads.js';
 import { rpcSend } from './send.js';
@@ -59,7 +60,7 @@ export function createRpcChain(config: RpcChainConfig): ChainPort {
   const cluster: ClusterInfo = { name: config.cluster, rpcUrl: config.publicRpcUrl ?? config.rpcUrl };
   const reads = rpcPrepareReads(context);
   /** Messages this adapter sent, to name the failing program when a status arrives without logs. */
-  const sentMessages = new Map<string, ParsedMessage>();
+  const sentMessages = new Recent<string, ParsedMessage>(REMEMBERED);
   const send = rpcSend(context, sentMessages);
   const getStatuses = rpcStatuses(context, sentMessages);
   const airdrop = rpcAirdrop(context);

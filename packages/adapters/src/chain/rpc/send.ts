@@ -7,11 +7,12 @@ import {
   isZero,
   type ParsedMessage,
   parseTransaction,
+  type Recent,
   type Signature,
 } from '@token-actions/core';
 import { err, ok } from 'neverthrow';
 import type { Outcome } from '../shared/intents.js';
-import { type RpcContext, remember } from './context.js';
+import type { RpcContext } from './context.js';
 
 /** Maps the words of a `sendTransaction` rejection (web3.js keeps only the message and logs). */
 function sendFailure(error: SendTransactionError, message?: ParsedMessage): DomainError {
@@ -48,7 +49,7 @@ function sendFailure(error: SendTransactionError, message?: ParsedMessage): Doma
  * message of every transaction sent is kept in `sent`, to name the failing program when a status
  * arrives without logs.
  */
-export function rpcSend({ connection }: RpcContext, sent: Map<string, ParsedMessage>) {
+export function rpcSend({ connection }: RpcContext, sent: Recent<string, ParsedMessage>) {
   return async (wire: Uint8Array): Promise<Outcome<Signature>> => {
     let message: ParsedMessage;
     let id: Signature;
@@ -71,7 +72,7 @@ export function rpcSend({ connection }: RpcContext, sent: Map<string, ParsedMess
       }
       throw cause;
     }
-    remember(sent, id, message);
+    sent.remember(id, message);
     return ok(id);
   };
 }

@@ -6,22 +6,23 @@ import {
   isSignature,
   type ParsedMessage,
   parseMessage,
+  Recent,
   type Signature,
   type TransactionErrorJson,
 } from '@token-actions/core';
 import { err, ok } from 'neverthrow';
 import type { Outcome } from '../shared/intents.js';
 import { checkStatusBatch } from '../shared/reads.js';
-import { type RpcContext, remember } from './context.js';
+import { REMEMBERED, type RpcContext } from './context.js';
 
 /**
  * `getSignatureStatuses` with `searchTransactionHistory`; a failure is explained in the localnet's
  * words: from the transaction's logs once it is confirmed, before that from the message this
  * adapter sent (`sent`) and the error code.
  */
-export function rpcStatuses({ connection }: RpcContext, sent: Map<string, ParsedMessage>) {
+export function rpcStatuses({ connection }: RpcContext, sent: Recent<string, ParsedMessage>) {
   /** Failure descriptions read from a confirmed transaction: they never change. */
-  const failures = new Map<string, string>();
+  const failures = new Recent<string, string>(REMEMBERED);
 
   const describeLanded = async (
     id: string,
@@ -41,7 +42,7 @@ export function rpcStatuses({ connection }: RpcContext, sent: Map<string, Parsed
           found.meta?.logMessages ?? [],
           parseMessage(found.transaction.message.serialize()),
         ).message;
-        remember(failures, id, described);
+        failures.remember(id, described);
         return described;
       }
     }
