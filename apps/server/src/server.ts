@@ -9,6 +9,7 @@ import type { ServerConfig } from './config.js';
 import { type DevCredentials, ensureDevApiKey, writeDevCredentials } from './dev-credentials.js';
 import { nodeDocsBundle } from './docs/node-assets.js';
 import { belowAppErrorHandler } from './http/below-app.js';
+import { closeIdleWithoutResets } from './http/keep-alive.js';
 import { SecuredResponse } from './http/secured-response.js';
 import type { Logger } from './logger.js';
 import { seedDemoClient } from './oauth/index.js';
@@ -59,6 +60,7 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
     },
     listener,
   );
+  closeIdleWithoutResets(server);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
