@@ -1,4 +1,4 @@
-import type { Currencies } from '@token-actions/core';
+import { type Currencies, Recent } from '@token-actions/core';
 import type { SlotClock } from './clock/slot-clock.js';
 import type { Settings } from './config.js';
 import type { Listeners } from './events/listeners.js';
@@ -30,8 +30,8 @@ const RECENT_DETAILS = 5_000;
 
 /** What the localnet remembers beyond LiteSVM's accounts and the ledger's statuses. */
 export class History {
-  /** The most recent transactions' details, oldest first. */
-  readonly details = new Map<string, Detail>();
+  /** The most recent transactions' details; the oldest makes room for a new one. */
+  readonly details = new Recent<string, Detail>(RECENT_DETAILS);
   /** NFT mint -> the owner it was minted to (read back only while that owner still holds it). */
   readonly nftOwners = new Map<string, string>();
   /** Accounts any transaction ever wrote: what a compaction snapshots. */
@@ -43,8 +43,7 @@ export class History {
   localTransactions = 0;
 
   remember(id: string, detail: Detail): void {
-    this.details.set(id, detail);
-    if (this.details.size > RECENT_DETAILS) this.details.delete(this.details.keys().next().value!);
+    this.details.remember(id, detail);
   }
 }
 

@@ -1,3 +1,5 @@
+import { Recent } from '@token-actions/core';
+
 /** Slot times kept exactly; older slots' times are estimated from the slot interval. */
 const KEPT_SLOT_TIMES = 10_000;
 /** agave samples performance once a minute and keeps 720 samples (12 hours). */
@@ -17,7 +19,7 @@ export interface PerformanceSample {
  * transaction), and agave's once-a-minute performance samples.
  */
 export class SlotTimeline {
-  private readonly times = new Map<bigint, number>();
+  private readonly times = new Recent<bigint, number>(KEPT_SLOT_TIMES);
   private reference: { slot: bigint; seconds: number };
   private readonly samples: PerformanceSample[] = [];
   private sampleStart: { slot: bigint; transactions: bigint; seconds: number };
@@ -31,15 +33,14 @@ export class SlotTimeline {
     const seconds = Math.floor(now / 1000);
     this.reference = { slot, seconds };
     this.sampleStart = { slot, transactions, seconds: now / 1000 };
-    this.times.set(slot, seconds);
+    this.times.remember(slot, seconds);
   }
 
   /** The clock reached `slot`; `transactions` landed so far in all. */
   mark(slot: bigint, transactions: bigint, now = Date.now()): void {
     const seconds = Math.floor(now / 1000);
-    this.times.set(slot, seconds);
+    this.times.remember(slot, seconds);
     this.reference = { slot, seconds };
-    if (this.times.size > KEPT_SLOT_TIMES) this.times.delete(this.times.keys().next().value!);
     const elapsed = now / 1000 - this.sampleStart.seconds;
     if (elapsed < SAMPLE_PERIOD_SECONDS) return;
     const numTransactions = transactions - this.sampleStart.transactions;
