@@ -92,4 +92,26 @@ describe('keep-alive deadline during a stall', () => {
     expect(afterMs).toBeGreaterThan(KEEP_ALIVE_MS + NODE_BUFFER_MS - 50);
     expect(afterMs).toBeLessThan(KEEP_ALIVE_MS + NODE_BUFFER_MS + 1_000);
   });
+
+  it('closes a connection that sends bytes but no request at its deadline, one deadline later', async () => {
+    const c = connection();
+    const started = performance.now();
+    c.request();
+    await c.answers(1);
+    await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_MS / 2));
+    // Blank lines before a request line are allowed and start no request: the stall keeps them
+    // unread past the deadline, so the connection stays, and must still be closed a deadline later.
+    await new Promise<void>((resolve) =>
+      setImmediate(() => {
+        c.socket.write('\r\n');
+        stall(KEEP_ALIVE_MS + NODE_BUFFER_MS + 500);
+        resolve();
+      }),
+    );
+    await new Promise<void>((resolve) => c.socket.once('close', () => resolve()));
+    const afterMs = performance.now() - started;
+    expect(c.failure()).toBe('closed');
+    expect(afterMs).toBeGreaterThan(2 * (KEEP_ALIVE_MS + NODE_BUFFER_MS));
+    expect(afterMs).toBeLessThan(3 * (KEEP_ALIVE_MS + NODE_BUFFER_MS) + 1_000);
+  });
 });
