@@ -173,6 +173,7 @@ export type { RateLimitDecision, RateLimiterPort } from './ports/rate-limit.js';
 export {
   type ApiKeyRecord,
   type ApiKeyStore,
+  type ClaimedTransaction,
   ESCROW_EXPIRY_ACTIONS,
   ESCROW_PURPOSES,
   ESCROW_STATUSES,

@@ -510,6 +510,21 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
         expect((await store.escrows.get(rerunEscrow.id))._unsafeUnwrap()).toBeNull();
       });
 
+      it('claims what a tracking pass reads of a transaction, as it was recorded', async () => {
+        const record = txRecord({ escrowId: 'esc_claimed', kind: 'escrow_release' }, clock);
+        await store.transactions.insert(record);
+        const [claimed] = (await store.transactions.claimUnsettled('worker-a', 10, 30_000))._unsafeUnwrap();
+        expect(claimed).toMatchObject({
+          id: record.id,
+          kind: 'escrow_release',
+          status: record.status,
+          escrowId: 'esc_claimed',
+          lastValidBlockHeight: record.lastValidBlockHeight,
+          createdAt: record.createdAt,
+        });
+        expect(Buffer.from(claimed!.wire)).toEqual(Buffer.from(record.wire));
+      });
+
       it('leases unsettled transactions to one worker at a time', async () => {
         const records = Array.from({ length: 10 }, (_, i) =>
           txRecord({ createdAt: new Date(clock.now().getTime() + i), updatedAt: clock.now() }),

@@ -81,6 +81,18 @@ export interface UnsettledCursor {
   readonly id: string;
 }
 
+/**
+ * What a tracking pass reads of a claimed transaction: enough to reconcile it with the chain
+ * (id, status, last valid block height), re-send it (its wire), reopen an escrow whose payout was
+ * lost (kind, escrow id) and walk on (created at). A worker claims every unsettled transaction at
+ * least twice, and the full record's other columns were most of the garbage its passes left in
+ * the old generation of a busy server (decision 107).
+ */
+export type ClaimedTransaction = Pick<
+  TransactionRecord,
+  'id' | 'kind' | 'status' | 'escrowId' | 'lastValidBlockHeight' | 'createdAt' | 'wire'
+>;
+
 export interface TransactionStore {
   /**
    * Inserts the record, and atomically with it the escrow it funds, if any. When a record with the
@@ -130,7 +142,7 @@ export interface TransactionStore {
     leaseMs: number,
     after?: UnsettledCursor,
     confirmedBy?: Date,
-  ): ResultAsync<readonly TransactionRecord[], DomainError>;
+  ): ResultAsync<readonly ClaimedTransaction[], DomainError>;
   countByKind?(kind: TransactionKind): ResultAsync<number, DomainError>;
 }
 

@@ -5,7 +5,7 @@ import { canTransition, type TransactionRecord, type TxStatus } from '../domain/
 import { isZero } from '../domain/wire-message.js';
 import type { DomainError } from '../errors.js';
 import type { ChainStatus } from '../ports/chain.js';
-import type { StatusMove, UnsettledCursor } from '../ports/store.js';
+import type { ClaimedTransaction, StatusMove, UnsettledCursor } from '../ports/store.js';
 import type { ActionDeps } from './deps.js';
 
 /** getSignatureStatuses takes at most 256 signatures a call. */
@@ -28,7 +28,7 @@ export function statusFromChain(
  */
 function reopenEscrowOfLostPayout(
   deps: Pick<ActionDeps, 'store'>,
-  record: TransactionRecord,
+  record: Pick<TransactionRecord, 'id' | 'kind' | 'escrowId'>,
   next: TxStatus,
 ): ResultAsync<boolean, DomainError> {
   const payout = record.kind === 'escrow_release' || record.kind === 'escrow_refund';
@@ -54,17 +54,23 @@ export function refreshStatuses(
   return reconcile(deps, records).map(({ records: after }) => after);
 }
 
-/** `refreshStatuses`, also answering the block height its view was taken at. */
-function reconcile(
+/** What reconciling reads of a transaction: a full record, or what a tracking pass claims. */
+type Tracked = Pick<TransactionRecord, 'id' | 'kind' | 'status' | 'escrowId' | 'lastValidBlockHeight'>;
+
+/**
+ * `refreshStatuses`, also answering the block height its view was taken at. A record that moved
+ * comes back with its new status, slot, error and update time over what it had.
+ */
+function reconcile<R extends Tracked>(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
-  records: readonly TransactionRecord[],
-): ResultAsync<{ height: bigint; records: TransactionRecord[] }, DomainError> {
+  records: readonly R[],
+): ResultAsync<{ height: bigint; records: R[] }, DomainError> {
   if (records.length === 0) return okAsync({ height: 0n, records: [] });
   return safeTry(async function* () {
     // Read the height before the statuses: a transaction that lands between the two reads is then
     // seen as landed rather than wrongly expired.
     const height = yield* deps.chain.getBlockHeight();
-    const out: TransactionRecord[] = [];
+    const out: R[] = [];
     for (const batch of chunks(records, STATUS_BATCH)) {
       const statuses = yield* deps.chain.getStatuses(batch.map((r) => r.id as Signature));
       const moves: { index: number; move: StatusMove }[] = [];
@@ -123,7 +129,7 @@ export function awaitsWalletSignature(wire: Uint8Array): boolean {
  */
 function resendUnseen(
   deps: Pick<ActionDeps, 'chain'>,
-  records: readonly TransactionRecord[],
+  records: readonly ClaimedTransaction[],
   height: bigint,
 ): ResultAsync<number, DomainError> {
   const unseen = records.filter(

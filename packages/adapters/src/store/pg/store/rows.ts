@@ -1,4 +1,5 @@
 import type {
+  ClaimedTransaction,
   EscrowRecord,
   PriorityLevel,
   PublicKey,
@@ -16,6 +17,9 @@ export type Row = Record<string, unknown>;
 export const TX_COLUMNS = `id, kind, status, currency, amount, from_account, to_account, mint, escrow_id, priority,
   compute_unit_price, compute_unit_limit, fee_lamports, wire, blockhash, last_valid_block_height, slot, error,
   created_at, updated_at, request_key, tenant`;
+
+/** The columns of a transaction a tracking pass claims (`ClaimedTransaction`). */
+export const CLAIMED_COLUMNS = 'id, kind, status, escrow_id, last_valid_block_height, created_at, wire';
 
 export const ESCROW_COLUMNS = `id, purpose, payer, beneficiary, currency, amount, status, funding_transaction_id,
   settlement_transaction_id, expires_at, expiry_action, created_at, updated_at, tenant`;
@@ -89,6 +93,18 @@ export function toTransaction(row: Row): TransactionRecord {
     ...(row.request_key != null ? { requestKey: String(row.request_key) } : {}),
     createdAt: toDate(row.created_at),
     updatedAt: toDate(row.updated_at),
+  };
+}
+
+export function toClaimed(row: Row): ClaimedTransaction {
+  return {
+    id: String(row.id) as Signature,
+    kind: String(row.kind) as TransactionKind,
+    status: String(row.status) as TxStatus,
+    ...(row.escrow_id != null ? { escrowId: String(row.escrow_id) } : {}),
+    lastValidBlockHeight: toBigInt(row.last_valid_block_height),
+    createdAt: toDate(row.created_at),
+    wire: toBytes(row.wire),
   };
 }
 

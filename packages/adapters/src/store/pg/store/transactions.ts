@@ -14,12 +14,14 @@ import { coalesce, oneByOne } from '../coalesce.js';
 import { attempt } from '../failure.js';
 import type { SqlClient, SqlExecutor } from '../sql.js';
 import {
+  CLAIMED_COLUMNS,
   ESCROW_COLUMNS,
   escrowParams,
   numeric,
   placeholders,
   type Row,
   TX_COLUMNS,
+  toClaimed,
   toDate,
   toTransaction,
 } from './rows.js';
@@ -60,7 +62,7 @@ function transactionParams(record: TransactionRecord): unknown[] {
   ];
 }
 
-const CLAIM_COLUMNS = TX_COLUMNS.split(',')
+const CLAIM_COLUMNS = CLAIMED_COLUMNS.split(',')
   .map((c) => `t.${c.trim()}`)
   .join(', ');
 
@@ -316,7 +318,7 @@ export function createPgTransactions(
         ];
         const result = await inIndexOrder(sql, (db) => db.query<Row>(CLAIM_UNSETTLED_SQL, params));
         return result.rows
-          .map(toTransaction)
+          .map(toClaimed)
           .sort(
             (a, b) =>
               a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
