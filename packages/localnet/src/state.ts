@@ -41,10 +41,6 @@ export class History {
   transactionCount = 0n;
   /** Tells apart identical transactions the localnet signs itself within one blockhash. */
   localTransactions = 0;
-
-  remember(id: string, detail: Detail): void {
-    this.details.remember(id, detail);
-  }
 }
 
 /** One localnet's whole state, passed explicitly to the modules that act on it. */

@@ -122,7 +122,7 @@ export function recordLanded(
     preTokenBalances,
     postTokenBalances,
   };
-  history.remember(id, detail);
+  history.details.remember(id, detail);
 
   if (disk.journal) {
     const record: TxRecordJson = {
