@@ -11,6 +11,7 @@ import { type Harness, startHarness } from './harness.js';
 const KEEP_ALIVE_MS = 300;
 /** Node 20.20 closes an idle socket a second after the deadline it advertises. */
 const NODE_BUFFER_MS = 1_000;
+const REQUEST = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n';
 
 let h: Harness;
 beforeAll(async () => {
@@ -40,8 +41,7 @@ function connection() {
     failure ??= 'closed';
     for (const wake of waiters.splice(0)) wake();
   });
-  const request = () =>
-    socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n');
+  const request = () => socket.write(REQUEST);
   const answers = async (n: number) => {
     while (!(count() >= n && complete())) {
       if (failure)
@@ -53,10 +53,22 @@ function connection() {
   return { socket, request, answers, failure: () => failure };
 }
 
-/** Blocks this process's event loop, server included, for `ms`. */
-function stall(ms: number) {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {}
+/**
+ * Half the idle deadline after an answer, writes `bytes` and blocks this process's event loop,
+ * server included, past the deadline before the server has read them. Both happen in the loop's
+ * check phase, so its next turn runs the timers, the keep-alive deadline among them, before it
+ * reads the socket.
+ */
+async function writeThenStall(c: ReturnType<typeof connection>, bytes: string) {
+  await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_MS / 2));
+  await new Promise<void>((resolve) =>
+    setImmediate(() => {
+      c.socket.write(bytes);
+      const until = performance.now() + KEEP_ALIVE_MS + NODE_BUFFER_MS + 500;
+      while (performance.now() < until) {}
+      resolve();
+    }),
+  );
 }
 
 describe('keep-alive deadline during a stall', () => {
@@ -64,17 +76,7 @@ describe('keep-alive deadline during a stall', () => {
     const c = connection();
     c.request();
     await c.answers(1);
-    // Idle for half the deadline, then the next request, and the loop stalls past the deadline
-    // before the server has read it: both in the loop's check phase, so its next turn runs the
-    // timers, the keep-alive deadline among them, before it reads the socket.
-    await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_MS / 2));
-    await new Promise<void>((resolve) =>
-      setImmediate(() => {
-        c.request();
-        stall(KEEP_ALIVE_MS + NODE_BUFFER_MS + 500);
-        resolve();
-      }),
-    );
+    await writeThenStall(c, REQUEST);
     const text = await c.answers(2);
     expect(text.match(/HTTP\/1\.1 200 /g)).toHaveLength(2);
     expect(c.failure()).toBeUndefined();
@@ -98,16 +100,9 @@ describe('keep-alive deadline during a stall', () => {
     const started = performance.now();
     c.request();
     await c.answers(1);
-    await new Promise((resolve) => setTimeout(resolve, KEEP_ALIVE_MS / 2));
     // Blank lines before a request line are allowed and start no request: the stall keeps them
     // unread past the deadline, so the connection stays, and must still be closed a deadline later.
-    await new Promise<void>((resolve) =>
-      setImmediate(() => {
-        c.socket.write('\r\n');
-        stall(KEEP_ALIVE_MS + NODE_BUFFER_MS + 500);
-        resolve();
-      }),
-    );
+    await writeThenStall(c, '\r\n');
     await new Promise<void>((resolve) => c.socket.once('close', () => resolve()));
     const afterMs = performance.now() - started;
     expect(c.failure()).toBe('closed');
