@@ -197,15 +197,13 @@ export async function measureService(results, meta) {
       await measureDonateHalfRate(ctx);
     }
 
+    // 3d. Donations after 1,000 unexecuted firm quotes, against the rate just before them: before
+    // the swap prepare, whose own firm quotes (several thousand) stay open too.
+    if (swapSetup && openQuotes) await measureDonateAfterOpenQuotes(ctx, swapSetup, settled);
+
     if (swapSetup && wants('swap')) {
       await settled('swap-prepare');
       await measureSwaps(ctx, swapSetup, 'swap-prepare');
-    }
-
-    // 3d. Donations after 1,000 unexecuted firm quotes, against the rate before them.
-    if (swapSetup && openQuotes) {
-      await settled('open-quotes');
-      await measureDonateAfterOpenQuotes(ctx, swapSetup);
     }
 
     const memory = await memoryOf(server.pid);
