@@ -126,8 +126,8 @@ export function createPgSwapStore(
    * the pools' row locks are taken once, each reservation is planned in arrival order against the
    * book as the ones before it left it (in memory, exactly as it would have read it after their
    * commits), and one statement writes the pools and inserts the requests. A refused plan fails
-   * only its own reservation. Three round trips at most, the connection pipelining: BEGIN with
-   * the clients' locks, the pools' locks with the clients' open-quote counts, the write with the
+   * only its own reservation. Two round trips, the connection pipelining: BEGIN, the clients'
+   * locks and the pools' locks with the clients' open-quote counts; then the write with the
    * COMMIT. With `join`, quotes queued meanwhile may join it once the locks are held.
    */
   const reserveInOne = (given: readonly ReserveInput[], join?: Join<ReserveInput>) =>
@@ -137,18 +137,22 @@ export function createPgSwapStore(
         ...new Set(inputs.filter((i) => i.maxOpenPerClient !== undefined).map((i) => i.request.clientId)),
       ].sort();
       // The counts are read after the clients' locks are held, so every quote committed by a
-      // reservation of the same client before them is counted.
-      if (capped.length > 0) await lockClients(tx, capped);
+      // reservation of the same client before them is counted. The two statements go out
+      // together: the connection runs them in order, and under READ COMMITTED the second takes
+      // its snapshot when it starts, after the first has waited for the locks.
       const ids = [...new Set(inputs.flatMap((i) => i.poolIds))].sort();
-      const locked = await tx.query<Row & { open: Record<string, number> | null }>(
-        `SELECT ${POOL_COLUMNS},
-                (SELECT json_object_agg(c.client_id, c.n) FROM (
-                   SELECT client_id, count(*) AS n FROM swap_requests
-                    WHERE client_id = ANY($2::text[]) AND status = 'prepared' AND expires_at > $3
-                    GROUP BY client_id) c) AS open
-           FROM pools WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE OF pools`,
-        [ids, capped, now()],
-      );
+      const [, locked] = await Promise.all([
+        capped.length > 0 ? lockClients(tx, capped) : undefined,
+        tx.query<Row & { open: Record<string, number> | null }>(
+          `SELECT ${POOL_COLUMNS},
+                  (SELECT json_object_agg(c.client_id, c.n) FROM (
+                     SELECT client_id, count(*) AS n FROM swap_requests
+                      WHERE client_id = ANY($2::text[]) AND status = 'prepared' AND expires_at > $3
+                      GROUP BY client_id) c) AS open
+             FROM pools WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE OF pools`,
+          [ids, capped, now()],
+        ),
+      ]);
       const book = new Map(locked.rows.map((row) => [String(row.id), toPool(row)]));
       // Quotes that came in while the locks were being taken join this batch when it already holds
       // all they need: their pools, and their client's lock if they are capped. Under load a quote
