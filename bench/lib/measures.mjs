@@ -149,7 +149,8 @@ export async function measureDonateHalfRate(ctx) {
  * what came before it (`settled`), with only the quotes between them. The bench's peak donation
  * run is no baseline for this: it is a fresh server's first, and a later run measured 1.02, 1.31
  * and 0.89 of it with the quotes and, between them, nothing else, the half-rate run, or the swap
- * prepare (bench README, "Latest run"). The quotes are real `POST
+ * prepare (bench README, "Latest run"). The quotes come from a client of their own, so the swap
+ * prepare measure after this one does not count them against its client. They are real `POST
  * /v1/project/swap` answers left unexecuted, so they hold their reservations for the whole run.
  */
 export async function measureDonateAfterOpenQuotes(ctx, swapSetup, settled, count = 1_000) {
@@ -160,6 +161,8 @@ export async function measureDonateAfterOpenQuotes(ctx, swapSetup, settled, coun
   await measureDonate(ctx, 'donate-before-quotes');
   const before = results['donate-sol'];
   meta.donateBeforeOpenQuotes = meta.donate;
+  // The quotes' own client: the swap prepare measure after this one counts only its own.
+  const { headers: quoteHeaders } = await swapSetup.newClient();
   await settled('open-quotes');
   let made = 0;
   let refused = 0;
@@ -169,7 +172,7 @@ export async function measureDonateAfterOpenQuotes(ctx, swapSetup, settled, coun
       const i = next++;
       const res = await fetch(`${baseUrl}/v1/project/swap`, {
         method: 'POST',
-        headers: swapSetup.bHeaders,
+        headers: quoteHeaders,
         body: JSON.stringify({ tokenPair: 'SOL-USDC', amount: lamportsToSol(2_000_000 + i) }),
       });
       await res.arrayBuffer();

@@ -3,28 +3,42 @@ import { log } from './cli.mjs';
 import { cannon, json, lamportsToSol, noteStatus, round, summary } from './load.mjs';
 import { runTsx } from './processes.mjs';
 
-/** The two swap measures, and an access token for them obtained the way a client does. */
-export async function prepareSwaps({ baseUrl, apiKey, adminToken: ADMIN_TOKEN }) {
+/**
+ * An interface B client of its own: registered with the admin token, its access token obtained the
+ * way a client does, and its wallet funded through interface A's localnet airdrop (the wallet pays
+ * a swap's input). Answers the headers its requests carry.
+ */
+async function newSwapClient(baseUrl, apiKey, adminToken) {
+  const token = await runTsx('oauth-token.ts', [baseUrl, adminToken]);
+  await json(baseUrl, apiKey, 'POST', `/v1/api/accounts/${token.wallet}/airdrop`, {
+    currency: 'SOL',
+    amount: '1000',
+  });
+  return {
+    token,
+    headers: { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' },
+  };
+}
+
+/**
+ * The two swap measures, with a client of their own; `newClient()` makes another (the open-quotes
+ * measure holds its quotes under one, so they do not count against the prepare measure's client).
+ */
+export async function prepareSwaps({ baseUrl, apiKey, adminToken }) {
   const exists = (await fetch(`${baseUrl}/v1/project/swap?tokenPair=SOL-USDC&amount=1`)).status !== 404;
-  let token;
+  let client;
   let tokenError;
   if (exists) {
     try {
-      token = await runTsx('oauth-token.ts', [baseUrl, ADMIN_TOKEN]);
-      // The wallet pays the swap's input: fund it through interface A's localnet airdrop.
-      await json(baseUrl, apiKey, 'POST', `/v1/api/accounts/${token.wallet}/airdrop`, {
-        currency: 'SOL',
-        amount: '1000',
-      });
+      client = await newSwapClient(baseUrl, apiKey, adminToken);
     } catch (error) {
       tokenError = String(error.message ?? error)
         .split('\n')[0]
         .slice(0, 200);
     }
   }
-  const bHeaders = token
-    ? { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' }
-    : undefined;
+  const token = client?.token;
+  const bHeaders = client?.headers;
   const measures = [
     ['swap-quote', 'bare-hono', { url: `${baseUrl}/v1/project/swap?tokenPair=SOL-USDC&amount=1.5` }],
     [
@@ -55,7 +69,8 @@ export async function prepareSwaps({ baseUrl, apiKey, adminToken: ADMIN_TOKEN })
     ],
   ];
   let swapN = 0;
-  return { measures, bHeaders, exists, token, tokenError };
+  const newClient = () => newSwapClient(baseUrl, apiKey, adminToken);
+  return { measures, bHeaders, exists, token, tokenError, newClient };
 }
 
 /**
