@@ -9,7 +9,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair } from '@solana/web3.js';
+import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
+import { encodeBase58 } from '@token-actions/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalnet, type LocalnetConfig } from '../src/index.js';
 
@@ -81,5 +82,50 @@ describe('localnet persistence', () => {
     expect(b.currencies.all.map((currency) => currency.mint)).toEqual(mints);
     expect(b.genesisHash).toBe(a.genesisHash);
     b.close();
+  });
+
+  it('reports a landed transaction only once its journal record is on disk', async () => {
+    const chain = await open(freshDir());
+    try {
+      const payer = Keypair.generate();
+      const address = payer.publicKey.toBase58();
+      chain.fund(address, SOL);
+      const { blockhash } = await chain.latestBlockhash();
+      const heard: string[] = [];
+      const stop = chain.listen({ onTransaction: (landed) => heard.push(landed.signature) });
+      const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: Keypair.generate().publicKey,
+          lamports: 1_000,
+        }),
+      );
+      tx.sign(payer);
+      const id = encodeBase58(tx.signature!);
+      const history = () =>
+        chain
+          .signaturesForAddress(address, { limit: 10, commitment: 'processed' })
+          .map((info) => info.signature);
+
+      // Executed at once, acknowledged after the fsync. In between a crash would take it back, so
+      // nothing reports it: a tracker that recorded it confirmed would outlive the transaction.
+      const sending = chain.sendWire(tx.serialize());
+      expect(chain.lamports(address)).toBeLessThan(SOL);
+      expect(chain.statuses([id])).toEqual([null]);
+      expect(chain.landed(id)).toBeNull();
+      expect(chain.transaction(id)).toBeNull();
+      expect(history()).not.toContain(id);
+      expect(heard).toEqual([]);
+
+      expect((await sending).isOk()).toBe(true);
+      expect(chain.statuses([id])[0]?.commitment).toBe('processed');
+      expect(chain.landed(id)?.commitment).toBe('processed');
+      expect(chain.transaction(id)?.signature).toBe(id);
+      expect(history()[0]).toBe(id);
+      expect(heard).toEqual([id]);
+      stop();
+    } finally {
+      chain.close();
+    }
   });
 });

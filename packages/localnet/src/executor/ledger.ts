@@ -16,6 +16,12 @@ export interface Landed {
   /** The same failure as the JSON-RPC reports it. */
   readonly err?: TransactionErrorJson;
   location?: RecordLocation;
+  /**
+   * The journal's mark once its record was appended: until that much is on disk the transaction
+   * is not reported (statuses, getTransaction, address history, subscriptions), because a crash
+   * would take it back. Undefined for a localnet without a journal, and after a restart.
+   */
+  durableAt?: number;
   /** Last block height at which the transaction's blockhash is valid: past it a resend is refused
    * anyway, so the record may be forgotten without risking a second execution. */
   readonly lastValidBlockHeight: bigint;
@@ -96,7 +102,10 @@ export class Ledger {
 
   status(signature: string, currentSlot: bigint): ChainStatus | null {
     const entry = this.landed.get(signature);
-    if (!entry) return null;
+    return entry ? this.statusOf(entry, currentSlot) : null;
+  }
+
+  statusOf(entry: Landed, currentSlot: bigint): ChainStatus {
     const commitment = this.commitmentOf(entry, currentSlot);
     return entry.error === undefined
       ? { commitment, slot: entry.slot }

@@ -147,6 +147,13 @@ export function recordLanded(
     };
     const [location] = disk.append([record], false)!;
     entry.location = location;
+    entry.durableAt = disk.mark();
   }
-  announceLanded(state, { id, slot, message, keys, writable, err: errJson, logs, blockTime });
+  const event = { id, slot, message, keys, writable, err: errJson, logs, blockTime };
+  // The address index and the subscriptions hear of it once it is on disk, as the statuses do. A
+  // failed write announces nothing: the localnet refuses everything after it.
+  if (disk.isDurable(entry.durableAt)) announceLanded(state, event);
+  else disk.durable(entry.durableAt).then(() => announceLanded(state, event), noop);
 }
+
+const noop = () => {};

@@ -51,6 +51,11 @@ export class Disk {
     return this.journal?.appendedBytes ?? 0;
   }
 
+  /** Whether everything appended up to `mark` is on disk (always, without a journal). */
+  isDurable(mark: number | undefined): boolean {
+    return !this.journal || mark === undefined || mark <= this.journal.durableBytes;
+  }
+
   /**
    * Resolves once everything appended so far (or up to `through`, a `mark()`) is on disk, sharing
    * one fsync with concurrent callers.

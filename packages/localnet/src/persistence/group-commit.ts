@@ -32,6 +32,11 @@ export class GroupCommit {
     this.durable = durable;
   }
 
+  /** How many bytes are known to be on disk. */
+  get durableBytes(): number {
+    return this.durable;
+  }
+
   /** Resolves once the first `through` bytes are on disk; rejects if a flush failed. */
   durableThrough(through: number): Promise<void> {
     if (this.failed) return Promise.reject(this.failed);

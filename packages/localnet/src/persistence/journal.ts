@@ -279,6 +279,11 @@ export class LocalnetJournal {
     return this.commit.durableThrough(through);
   }
 
+  /** How many of the bytes appended since open are known to be on disk (a mark, as `appendedBytes`). */
+  get durableBytes(): number {
+    return this.commit.durableBytes;
+  }
+
   /** How many bytes were appended since open: a mark to wait on with `durable(mark)`. */
   get appendedBytes(): number {
     return this.appended;

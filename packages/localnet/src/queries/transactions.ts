@@ -16,15 +16,28 @@ function landedStatus(state: LocalnetState, entry: Landed): LandedStatus {
   };
 }
 
+/**
+ * A landed transaction as it may be reported: once its journal record is on disk. Before that a
+ * crash would take it back, and a status reported for it (a tracker recording it `confirmed`)
+ * would outlive the transaction itself.
+ */
+function reported(state: LocalnetState, signature: string): Landed | undefined {
+  const entry = state.ledger.get(signature);
+  return entry && state.disk.isDurable(entry.durableAt) ? entry : undefined;
+}
+
 /** A transaction's status in the JSON-RPC's terms; null for one the localnet has not seen land. */
 export function landed(state: LocalnetState, signature: string): LandedStatus | null {
-  const entry = state.ledger.get(signature);
+  const entry = reported(state, signature);
   return entry ? landedStatus(state, entry) : null;
 }
 
 /** Statuses in the port's terms, in order. */
 export function statuses(state: LocalnetState, ids: readonly string[]): (ChainStatus | null)[] {
-  return ids.map((id) => state.ledger.status(id, state.clock.slot));
+  return ids.map((id) => {
+    const entry = reported(state, id);
+    return entry ? state.ledger.statusOf(entry, state.clock.slot) : null;
+  });
 }
 
 /** The details of a transaction too old to be kept in memory, read back from the journal. */
@@ -48,7 +61,7 @@ function detailOnDisk(state: LocalnetState, entry: Landed): Detail | undefined {
 
 /** A landed transaction in full, as getTransaction reports it. */
 export function transaction(state: LocalnetState, signature: string): LandedTransaction | null {
-  const entry = state.ledger.get(signature);
+  const entry = reported(state, signature);
   if (!entry) return null;
   const detail = state.history.details.get(signature) ?? detailOnDisk(state, entry);
   if (!detail) return null;
