@@ -188,7 +188,7 @@ describe.each(['postgres', 'embedded'] as const)(
           const t = await call('GET', `/v1/api/transaction/track/${id}`);
           if (t.json.status === 'finalized') break;
           expect(['pending', 'processed', 'confirmed']).toContain(t.json.status);
-          if (Date.now() > deadline) {
+          if (Date.now() >= deadline) {
             throw new Error(
               `${id} is still ${t.json.status} 60 s after the replay: ${JSON.stringify(t.json)}\n` +
                 `server output:\n${server.output().slice(-4000)}`,
