@@ -313,7 +313,7 @@ describe.each(variants)('StorePort contract: $name', (variant) => {
 
       it.each<[TxStatus, TxStatus]>([
         ['finalized', 'pending'],
-        ['processed', 'expired'],
+        ['confirmed', 'expired'],
         ['pending', 'pending'],
         ['failed', 'finalized'],
         ['confirmed', 'processed'],

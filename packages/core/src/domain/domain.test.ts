@@ -113,7 +113,9 @@ describe('status machine', () => {
     expect(canTransition('pending', 'processed')).toBe(true);
     expect(canTransition('pending', 'finalized')).toBe(true);
     expect(canTransition('confirmed', 'processed')).toBe(false);
-    expect(canTransition('processed', 'expired')).toBe(false);
+    // A processed transaction on a dropped fork can still expire; a confirmed one cannot vanish.
+    expect(canTransition('processed', 'expired')).toBe(true);
+    expect(canTransition('confirmed', 'expired')).toBe(false);
     for (const terminal of ['finalized', 'failed', 'expired'] as const) {
       for (const to of TX_STATUSES) expect(canTransition(terminal, to)).toBe(false);
     }

@@ -11,12 +11,15 @@ export const TERMINAL_STATUSES: ReadonlySet<TxStatus> = new Set(['finalized', 'f
 
 /**
  * Allowed moves. Statuses only move forward; a transaction seen at a later commitment may skip
- * the ones between. `expired` is only reachable from `pending` (a landed transaction cannot expire)
- * and `failed` from any non-terminal state, since a failed transaction is known as failed as soon as it lands.
+ * the ones between. `failed` is reachable from any non-terminal state, since a failed transaction
+ * is known as failed as soon as it lands. `expired` is reachable from `pending` and from
+ * `processed`: a processed transaction may sit on a fork the cluster drops, and once the chain no
+ * longer knows it and its blockhash has passed it can never land. A confirmed one was voted on by
+ * a supermajority and does not vanish, so it cannot expire.
  */
 const NEXT: Record<TxStatus, readonly TxStatus[]> = {
   pending: ['processed', 'confirmed', 'finalized', 'failed', 'expired'],
-  processed: ['confirmed', 'finalized', 'failed'],
+  processed: ['confirmed', 'finalized', 'failed', 'expired'],
   confirmed: ['finalized', 'failed'],
   finalized: [],
   failed: [],

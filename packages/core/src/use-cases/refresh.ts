@@ -64,18 +64,20 @@ type Tracked = Pick<TransactionRecord, 'id' | 'kind' | 'status' | 'escrowId' | '
 function reconcile<R extends Tracked>(
   deps: Pick<ActionDeps, 'chain' | 'store' | 'clock'>,
   records: readonly R[],
-): ResultAsync<{ height: bigint; records: R[] }, DomainError> {
-  if (records.length === 0) return okAsync({ height: 0n, records: [] });
+): ResultAsync<{ height: bigint; records: R[]; unseen: ReadonlySet<string> }, DomainError> {
+  if (records.length === 0) return okAsync({ height: 0n, records: [], unseen: new Set<string>() });
   return safeTry(async function* () {
     // Read the height before the statuses: a transaction that lands between the two reads is then
     // seen as landed rather than wrongly expired.
     const height = yield* deps.chain.getBlockHeight();
     const out: R[] = [];
+    const unseen = new Set<string>();
     for (const batch of chunks(records, STATUS_BATCH)) {
       const statuses = yield* deps.chain.getStatuses(batch.map((r) => r.id as Signature));
       const moves: { index: number; move: StatusMove }[] = [];
       for (const [index, record] of batch.entries()) {
         const chain = statuses[index] ?? null;
+        if (!chain) unseen.add(record.id);
         const next = statusFromChain(record, chain, height);
         if (!next || next === record.status || !canTransition(record.status, next)) continue;
         const patch = {
@@ -99,7 +101,7 @@ function reconcile<R extends Tracked>(
       }
       out.push(...after);
     }
-    return ok({ height, records: out });
+    return ok({ height, records: out, unseen });
   });
 }
 
@@ -122,21 +124,31 @@ export function awaitsWalletSignature(wire: Uint8Array): boolean {
   return splitWireTransaction(wire)?.signatures.some(isZero) ?? false;
 }
 
+/** The statuses whose transaction the chain may not know: never seen, or seen only on a fork. */
+const MAY_BE_UNSEEN: ReadonlySet<TxStatus> = new Set(['pending', 'processed']);
+
 /**
- * Re-sends the records the chain has not seen (still `pending` after reconciling) that are inside
- * their blockhash window (sending is idempotent). Ones that landed are never re-sent: re-sending
- * thousands of landed transactions only re-parsed them on the caller's event loop.
+ * Re-sends the records the chain did not know in this pass that are inside their blockhash window
+ * (sending is idempotent): `pending` ones it never saw, and `processed` ones whose fork was
+ * dropped, which would otherwise sit at `processed` until they expire. Ones it knows are never
+ * re-sent: re-sending thousands of landed transactions only re-parsed them on the caller's event
+ * loop.
  */
 function resendUnseen(
   deps: Pick<ActionDeps, 'chain'>,
   records: readonly ClaimedTransaction[],
+  unseen: ReadonlySet<string>,
   height: bigint,
 ): ResultAsync<number, DomainError> {
-  const unseen = records.filter(
-    (r) => r.status === 'pending' && height <= r.lastValidBlockHeight && !awaitsWalletSignature(r.wire),
+  const resend = records.filter(
+    (r) =>
+      unseen.has(r.id) &&
+      MAY_BE_UNSEEN.has(r.status) &&
+      height <= r.lastValidBlockHeight &&
+      !awaitsWalletSignature(r.wire),
   );
-  return ResultAsync.combine(unseen.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id)))).map(
-    () => unseen.length,
+  return ResultAsync.combine(resend.map((r) => deps.chain.send(r.wire).orElse(() => okAsync(r.id)))).map(
+    () => resend.length,
   );
 }
 
@@ -196,8 +208,8 @@ export function trackingPass(
         confirmedBy,
       );
       if (claimed.length === 0) break;
-      const { height, records } = yield* reconcile(deps, claimed);
-      total.rebroadcast += yield* resendUnseen(deps, records, height);
+      const { height, records, unseen } = yield* reconcile(deps, claimed);
+      total.rebroadcast += yield* resendUnseen(deps, records, unseen, height);
       total.moved += records.filter((r, i) => r.status !== claimed[i]!.status).length;
       total.claimed += claimed.length;
       if (claimed.length < wanted) break;

@@ -492,4 +492,55 @@ describe('tracking pass', () => {
     const next = (await trackingPass(t.deps, { owner: 'w' }))._unsafeUnwrap();
     expect(next.rebroadcast).toBe(0);
   });
+
+  /** A donation recorded and seen by one tracking pass, and a view of the chain that has lost it
+   * (its fork was dropped) and counts what is sent to it. */
+  async function lostAfterTracking(t: Awaited<ReturnType<typeof setup>>, slots: number) {
+    const out = (
+      await donate(t.deps, { currency: 'SOL', account: t.sender, amount: '0.5', priority: 'Low' }, AS_DEFAULT)
+    )._unsafeUnwrap();
+    const id = out.transactionId as Signature;
+    t.chain.advance(slots);
+    expect((await trackingPass(t.deps, { owner: 'w' }))._unsafeUnwrap()).toMatchObject({ moved: 1 });
+    const seen = (await t.store.transactions.get(id))._unsafeUnwrap()!;
+    const sent: Uint8Array[] = [];
+    const chain = {
+      ...t.deps.chain,
+      getStatuses: (ids: readonly Signature[]) =>
+        t.deps.chain.getStatuses(ids).map((statuses) => statuses.map((s, i) => (ids[i] === id ? null : s))),
+      send: (wire: Uint8Array) => {
+        sent.push(wire);
+        return t.deps.chain.send(wire);
+      },
+    };
+    const expire = () => t.chain.advance(Number(seen.lastValidBlockHeight - t.chain.slot()) + 1);
+    const status = async () => (await t.store.transactions.get(id))._unsafeUnwrap()!.status;
+    return { seen, deps: { ...t.deps, chain }, sent, expire, status };
+  }
+
+  it('re-sends a processed transaction the chain no longer knows, and expires it once its blockhash passed', async () => {
+    const lost = await lostAfterTracking(await setup(), 0);
+    expect(lost.seen.status).toBe('processed');
+    const inside = (await trackingPass(lost.deps, { owner: 'w' }))._unsafeUnwrap();
+    expect(inside).toMatchObject({ claimed: 1, rebroadcast: 1, moved: 0 });
+    expect(lost.sent).toEqual([lost.seen.wire]);
+    expect(await lost.status()).toBe('processed');
+
+    // Past its blockhash window it can never land: expired, and not sent again.
+    lost.expire();
+    const after = (await trackingPass(lost.deps, { owner: 'w' }))._unsafeUnwrap();
+    expect(after).toMatchObject({ claimed: 1, rebroadcast: 0, moved: 1 });
+    expect(lost.sent).toHaveLength(1);
+    expect(await lost.status()).toBe('expired');
+  });
+
+  it('leaves a confirmed transaction the chain does not answer for as it is, and never re-sends it', async () => {
+    const lost = await lostAfterTracking(await setup(), 2);
+    expect(lost.seen.status).toBe('confirmed');
+    lost.expire();
+    const pass = (await trackingPass(lost.deps, { owner: 'w' }))._unsafeUnwrap();
+    expect(pass).toMatchObject({ claimed: 1, rebroadcast: 0, moved: 0 });
+    expect(lost.sent).toHaveLength(0);
+    expect(await lost.status()).toBe('confirmed');
+  });
 });
