@@ -196,7 +196,7 @@ function resume(state: LocalnetState, replayed: Replayed): void {
 export async function createLocalnet(config: LocalnetConfig = {}): Promise<Localnet> {
   const settings = resolveSettings(config);
   const keys = genesisKeys(settings.seed);
-  const svm = new Svm(settings.historySize);
+  const svm = new Svm();
   const clock = new SlotClock(settings.validity, svm.initialSlot());
   const history = new History();
   const journal = settings.stateDir ? LocalnetJournal.open(settings.stateDir) : undefined;

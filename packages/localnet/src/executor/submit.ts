@@ -15,7 +15,8 @@ import { tokenBalancesNow } from './extras.js';
 import { parseWire, rejection, signatureFailure } from './parse.js';
 import { type Landing, recordLanded } from './record.js';
 
-/** Refuses in preflight what would fail, as a validator's RPC does (an already processed one passes). */
+/** Refuses in preflight what would fail, as a validator's RPC does. (An already processed one never
+ * gets here: `submit` answers it from the ledger first.) */
 function preflight(
   state: LocalnetState,
   parsed: ParsedTransaction,
@@ -27,7 +28,6 @@ function preflight(
   if (errJson === 'SignatureFailure') return signatureFailure();
   const logs = logsOf(simulated);
   const failure = describeTransactionError(errJson, logs, parsed.message);
-  if (failure.kind === 'already_processed') return undefined;
   return rejection('preflight', failure.message, {
     err: errJson,
     logs,
@@ -63,8 +63,8 @@ function landingOf(
 
 /**
  * Lands a transaction after the checks a validator's RPC would make; the one path for every send.
- * A signature already landed is acknowledged again without executing (dedupe beyond LiteSVM's own
- * history). A landed transaction is written to the journal before this returns but not yet
+ * A signature already landed is acknowledged again without executing: the ledger is the only
+ * dedupe, LiteSVM keeps no history (decision 113). A landed transaction is written to the journal before this returns but not yet
  * durable: `sendDurably` (or a sync) waits for that before the send is acknowledged.
  */
 export function submit(
@@ -104,8 +104,6 @@ export function submit(
     const errJson = transactionErrorJson(result);
     const logs = logsOf(result);
     const failure = describeTransactionError(errJson, logs, parsed.message);
-    // LiteSVM's own history knew it though the ledger did not (it outlived the ledger's window).
-    if (failure.kind === 'already_processed') return ok(id);
     if (!isZero(result.meta().signature())) {
       recordLanded(state, landing, result);
       return ok(id);
