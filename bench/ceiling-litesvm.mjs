@@ -3,7 +3,7 @@
 // happen before the clock starts; what is timed is the send loop. Prints one JSON line.
 //
 //   node bench/ceiling-litesvm.mjs [count]
-import { createPrivateKey, sign } from 'node:crypto';
+import { transfersFrom } from './lib/transfers.mjs';
 import { importFrom } from './resolve.mjs';
 
 // Resolve the chain libraries from the localnet package (which runs LiteSVM): the versions the service runs.
@@ -28,23 +28,13 @@ const template = new Transaction({ feePayer: payer.publicKey, recentBlockhash: s
   .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: treasury, lamports: 1 }))
   .compileMessage()
   .serialize();
-const key = createPrivateKey({
-  key: Buffer.concat([
-    Buffer.from('302e020100300506032b657004220420', 'hex'),
-    Buffer.from(payer.secretKey.slice(0, 32)),
-  ]),
-  format: 'der',
-  type: 'pkcs8',
-});
+const transfer = transfersFrom(payer.secretKey, template);
 
 const decoder = getTransactionDecoder();
 const t0 = performance.now();
 const transactions = [];
 for (let i = 0; i < count; i++) {
-  const message = Buffer.from(template);
-  message.writeBigUInt64LE(BigInt(i + 1), message.length - 8);
-  const wire = Buffer.concat([Buffer.from([1]), sign(null, message, key), message]);
-  transactions.push(decoder.decode(wire));
+  transactions.push(decoder.decode(transfer(i + 1)));
 }
 const prepareMs = performance.now() - t0;
 

@@ -5,7 +5,7 @@
 // off once more than that have landed. Prints one line per round.
 //
 //   pnpm build && node --expose-gc bench/localnet-memory.mjs [rounds, default 12]
-import { createPrivateKey, sign } from 'node:crypto';
+import { transfersFrom } from './lib/transfers.mjs';
 import { importFrom } from './resolve.mjs';
 
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
@@ -20,15 +20,6 @@ const payer = Keypair.generate();
 const to = Keypair.generate().publicKey;
 chain.fund(payer.publicKey.toBase58(), 1_000_000_000_000_000n);
 chain.fund(to.toBase58(), 1_000_000_000n);
-const key = createPrivateKey({
-  key: Buffer.concat([
-    Buffer.from('302e020100300506032b657004220420', 'hex'),
-    Buffer.from(payer.secretKey.slice(0, 32)),
-  ]),
-  format: 'der',
-  type: 'pkcs8',
-});
-
 const MiB = 2 ** 20;
 async function report(label) {
   // LiteSVM's results are freed by finalizers that run on the event loop after a collection.
@@ -50,6 +41,7 @@ for (let round = 0; round < rounds; round++) {
     .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 }))
     .compileMessage()
     .serialize();
+  const transfer = transfersFrom(payer.secretKey, template);
   let pending = [];
   const settle = async () => {
     for (const result of await Promise.all(pending))
@@ -58,10 +50,7 @@ for (let round = 0; round < rounds; round++) {
   };
   for (let i = 0; i < 20_000; i++) {
     sent++;
-    // Distinct lamports make every transfer (and its signature) distinct.
-    const message = Buffer.from(template);
-    message.writeBigUInt64LE(BigInt(sent), message.length - 8);
-    pending.push(chain.sendWire(Buffer.concat([Buffer.from([1]), sign(null, message, key), message])));
+    pending.push(chain.sendWire(transfer(sent)));
     if (pending.length === 500) await settle();
   }
   await settle();
