@@ -1,15 +1,10 @@
-import { Keypair, LAMPORTS_PER_SOL, SystemProgram, Transaction } from '@solana/web3.js';
+import { Keypair, LAMPORTS_PER_SOL } from '@solana/web3.js';
 import { describe, expect, it } from 'vitest';
 import { createLocalnet, type Localnet } from '../src/index.js';
+import { signedTransfer } from './support/transfer.js';
 
-async function transfer(chain: Localnet, from: Keypair, to: Keypair, lamports: number): Promise<Uint8Array> {
-  const { blockhash } = await chain.latestBlockhash();
-  const tx = new Transaction({ feePayer: from.publicKey, recentBlockhash: blockhash }).add(
-    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to.publicKey, lamports }),
-  );
-  tx.sign(from);
-  return tx.serialize();
-}
+const transfer = async (chain: Localnet, from: Keypair, to: Keypair, lamports: number) =>
+  (await signedTransfer(chain, from, to.publicKey, lamports)).wire;
 
 /**
  * LiteSVM keeps no transaction history of its own (decision 113): a signed transaction is executed

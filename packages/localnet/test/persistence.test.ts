@@ -9,10 +9,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Keypair, SystemProgram, Transaction } from '@solana/web3.js';
-import { encodeBase58 } from '@token-actions/core';
+import { Keypair } from '@solana/web3.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLocalnet, type LocalnetConfig } from '../src/index.js';
+import { signedTransfer } from './support/transfer.js';
 
 const SOL = 1_000_000_000n;
 const CHILD_SEED = new Uint8Array(32).fill(42);
@@ -90,18 +90,9 @@ describe('localnet persistence', () => {
       const payer = Keypair.generate();
       const address = payer.publicKey.toBase58();
       chain.fund(address, SOL);
-      const { blockhash } = await chain.latestBlockhash();
+      const { wire, id } = await signedTransfer(chain, payer, Keypair.generate().publicKey, 1_000);
       const heard: string[] = [];
       const stop = chain.listen({ onTransaction: (landed) => heard.push(landed.signature) });
-      const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(
-        SystemProgram.transfer({
-          fromPubkey: payer.publicKey,
-          toPubkey: Keypair.generate().publicKey,
-          lamports: 1_000,
-        }),
-      );
-      tx.sign(payer);
-      const id = encodeBase58(tx.signature!);
       const history = () =>
         chain
           .signaturesForAddress(address, { limit: 10, commitment: 'processed' })
@@ -109,7 +100,7 @@ describe('localnet persistence', () => {
 
       // Executed at once, acknowledged after the fsync. In between a crash would take it back, so
       // nothing reports it: a tracker that recorded it confirmed would outlive the transaction.
-      const sending = chain.sendWire(tx.serialize());
+      const sending = chain.sendWire(wire);
       expect(chain.lamports(address)).toBeLessThan(SOL);
       expect(chain.statuses([id])).toEqual([null]);
       expect(chain.landed(id)).toBeNull();
