@@ -3,7 +3,7 @@
 // free to change. packages/core/README.md walks through it.
 
 // ── Solana Actions: the catalog, metadata and request reading, framework-free ─────────────────
-export * from './actions/index.js';
+export * from './blinks/index.js';
 // ── Domain: values, their parsers and the wire format ──────────────────────────────────────────
 export { decodeBase58, encodeBase58 } from './domain/base58.js';
 export {
@@ -236,7 +236,26 @@ export {
   createAccount,
   getBalances,
   getNft,
-} from './use-cases/accounts.js';
+} from './use-cases/payments/accounts.js';
+export { CharityDonationRequest, charityDonate } from './use-cases/payments/charity-donate.js';
+// ── Dependencies of the use-cases ──────────────────────────────────────────────────────────────
+export {
+  type ActionDeps,
+  DEFAULT_POLICIES,
+  type Policies,
+  type ServiceAccounts,
+} from './use-cases/payments/deps.js';
+export { type DonateInput, DonateRequest, donate } from './use-cases/payments/donate.js';
+export {
+  type EscrowOutcome,
+  type EscrowSettlement,
+  getEscrow,
+  settleEscrow,
+  settleExpiredEscrows,
+} from './use-cases/payments/escrow.js';
+export { MerchantPaymentRequest, merchantPay } from './use-cases/payments/merchant-pay.js';
+export { MintNftRequest, mint } from './use-cases/payments/mint.js';
+export { NFT_LIMITS } from './use-cases/payments/pipeline/parse.js';
 // ── Use-cases (interface A): actions, preview and sign, tracking, accounts, escrow ─────────────
 // Each request schema is a zod schema and, under the same name, its type; the HTTP edge reuses the
 // schemas for its OpenAPI document.
@@ -246,9 +265,23 @@ export {
   type ActionOptions,
   type ActionOutcome,
   type ActionType,
-} from './use-cases/action/action.js';
-export { NFT_LIMITS } from './use-cases/action/parse.js';
-export { prepareForWallet, type WalletTransaction } from './use-cases/action/wallet.js';
+} from './use-cases/payments/pipeline/payment.js';
+export { prepareForWallet, type WalletTransaction } from './use-cases/payments/pipeline/wallet.js';
+export {
+  type BalanceChange,
+  type PreviewOutcome,
+  preview,
+  TransactionPreviewRequest,
+} from './use-cases/payments/preview.js';
+export { currencyField, priorityField, tokenPairField } from './use-cases/payments/request-fields.js';
+export { sign, TransactionSignRequest } from './use-cases/payments/sign.js';
+export { type TrackOutcome, track } from './use-cases/payments/track.js';
+export {
+  awaitsWalletSignature,
+  sweepUnsettled,
+  type TrackingPassOptions,
+  trackingPass,
+} from './use-cases/payments/tracking.js';
 // The embedded aggregator adapter (packages/adapters, aggregator/local) routes over the project's
 // own pools with the same pricing and reservation as projectSwap, so these stay public for it.
 export {
@@ -256,61 +289,33 @@ export {
   aggregatorSwap,
   mintOf,
   ppmToFraction,
-} from './use-cases/aggregator-swap.js';
-export { CharityDonationRequest, charityDonate } from './use-cases/charity-donate.js';
-// ── Dependencies of the use-cases ──────────────────────────────────────────────────────────────
-export { type ActionDeps, DEFAULT_POLICIES, type Policies, type ServiceAccounts } from './use-cases/deps.js';
-export { type DonateInput, DonateRequest, donate } from './use-cases/donate.js';
-export {
-  type EscrowOutcome,
-  type EscrowSettlement,
-  getEscrow,
-  settleEscrow,
-  settleExpiredEscrows,
-} from './use-cases/escrow.js';
-export { MerchantPaymentRequest, merchantPay } from './use-cases/merchant-pay.js';
-export { MintNftRequest, mint } from './use-cases/mint.js';
-export { type PoolSeed, seedPools } from './use-cases/pools.js';
-export {
-  type BalanceChange,
-  type PreviewOutcome,
-  preview,
-  TransactionPreviewRequest,
-} from './use-cases/preview.js';
-export { projectSwap, SwapRequest } from './use-cases/project-swap.js';
-export {
-  awaitsWalletSignature,
-  sweepUnsettled,
-  type TrackingPassOptions,
-  trackingPass,
-} from './use-cases/refresh.js';
-export { currencyField, priorityField, tokenPairField } from './use-cases/request-fields.js';
-export { sign, TransactionSignRequest } from './use-cases/sign.js';
+} from './use-cases/swaps/aggregator-swap.js';
 export {
   DEFAULT_SWAP_POLICIES,
   type SwapCaller,
   type SwapDeps,
   type SwapPolicies,
-} from './use-cases/swap-deps.js';
-export { type ExecuteSwapOutcome, executeSwap, SwapExecuteRequest } from './use-cases/swap-execute.js';
-// ── Use-cases (interface B): swaps, completion notifications, outbound webhooks ────────────────
-export { type SwapInfo, SwapInfoQuery, swapInfo } from './use-cases/swap-info.js';
+} from './use-cases/swaps/deps.js';
+export { type ExecuteSwapOutcome, executeSwap, SwapExecuteRequest } from './use-cases/swaps/execute.js';
 export {
   type BuiltSwap,
   bestRoute,
   loadPools,
   type PricedRoute,
   reserveAndBuild,
-} from './use-cases/swap-route.js';
-export { notifySwaps, settleSwaps } from './use-cases/swap-settle.js';
-export { type TrackOutcome, track } from './use-cases/track.js';
+} from './use-cases/swaps/firm-quote.js';
+export { type PoolSeed, seedPools } from './use-cases/swaps/pools.js';
+export { notifySwaps, settleSwaps } from './use-cases/swaps/settle.js';
+// ── Use-cases (interface B): swaps, completion notifications, outbound webhooks ────────────────
+export { type SwapInfo, SwapInfoQuery, swapInfo } from './use-cases/swaps/swap-info.js';
+export { projectSwap, SwapRequest } from './use-cases/swaps/swap-request.js';
 export {
   type CompletionClaim,
   type CompletionResult,
   parseCompletionPayload,
   transactionComplete,
-} from './use-cases/transaction-complete.js';
-export { deliverWebhooks } from './use-cases/webhook-delivery.js';
+} from './use-cases/swaps/transaction-complete.js';
+export { deliverWebhooks } from './use-cases/webhooks/delivery.js';
 // ── Use-cases (interface A webhooks): endpoints and status-change notifications ───────────────
 export {
   AdminCreateWebhookEndpointRequest,
@@ -328,7 +333,7 @@ export {
   TRANSACTION_EVENT_TYPES,
   transactionEventPayload,
   type WebhookEndpointDeps,
-} from './use-cases/webhook-endpoints.js';
+} from './use-cases/webhooks/endpoints.js';
 
 // ── OAuth protocol (framework-free) ────────────────────────────────────────────────────────────
 

@@ -1,5 +1,5 @@
 import type { PublicKey } from '../domain/public-key.js';
-import { type ActionDeps, DEFAULT_POLICIES, type Policies } from '../use-cases/deps.js';
+import { type ActionDeps, DEFAULT_POLICIES, type Policies } from '../use-cases/payments/deps.js';
 import { createFakeChain, type FakeChain } from './chain.js';
 import { createFixedClock, createSequentialIds, createTestMac, type FixedClock } from './clock.js';
 import { createFakeFeeOracle } from './fee-oracle.js';

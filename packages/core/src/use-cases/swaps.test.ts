@@ -18,8 +18,8 @@ import {
   transactionComplete,
 } from '../index.js';
 import { createFakeAggregator, createTestSwapDeps, type TestSwapDeps } from '../testing/index.js';
-import type { PoolSeed } from './pools.js';
-import { retryDelayMs } from './webhook-delivery.js';
+import type { PoolSeed } from './swaps/pools.js';
+import { retryDelayMs } from './webhooks/delivery.js';
 
 const caller = (subject: PublicKey) => ({ subject, clientId: 'client-1' });
 

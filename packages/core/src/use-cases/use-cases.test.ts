@@ -18,9 +18,9 @@ import {
   trackingPass,
 } from '../index.js';
 import { createTestDeps, type TestDeps } from '../testing/index.js';
-import { prepareIntent } from './action/prepare.js';
-import { recordAndSend } from './action/record.js';
-import { signPrepared } from './action/sign.js';
+import { prepareIntent } from './payments/pipeline/prepare.js';
+import { recordAndSend } from './payments/pipeline/record.js';
+import { signPrepared } from './payments/pipeline/sign.js';
 
 const AS_DEFAULT = { tenant: DEFAULT_TENANT_ACCESS };
 
