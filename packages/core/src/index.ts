@@ -1,10 +1,10 @@
 // The public API of @token-actions/core. Every name is listed on purpose: what is not here (the
-// steps of the action path, the preview seal, status reconciliation, swap pricing internals) is
+// steps of the payment pipeline, the preview seal, status reconciliation, swap pricing internals) is
 // free to change. packages/core/README.md walks through it.
 
-// ── Solana Actions: the catalog, metadata and request reading, framework-free ─────────────────
+// ── Solana Actions (blinks): the catalog, metadata and request reading, framework-free ───────────
 export * from './blinks/index.js';
-// ── Domain: values, their parsers and the wire format ──────────────────────────────────────────
+// ── Domain: values, their parsers and the wire format ────────────────────────────────────────────
 export { decodeBase58, encodeBase58 } from './domain/base58.js';
 export {
   Currencies,
@@ -15,7 +15,7 @@ export {
 } from './domain/currency.js';
 export { FixedWindowCounter } from './domain/fixed-window.js';
 export { sha256Hex } from './domain/hash.js';
-// ── Solana wire format shared by the chain adapters and the localnet ───────────────────────────
+// ── Solana wire format shared by the chain adapters and the localnet ─────────────────────────────
 // Both may import only core, so the message compiler, the wire parser and the error descriptions
 // they share live here.
 export {
@@ -116,7 +116,7 @@ export {
   parseTransaction,
   writableKeys,
 } from './domain/wire-message.js';
-// ── Errors: the closed set of codes every use-case answers with ────────────────────────────────
+// ── Errors: the closed set of codes every use-case answers with ──────────────────────────────────
 export {
   type DomainError,
   domainError,
@@ -125,7 +125,10 @@ export {
   fromPortFailure,
   isDomainError,
 } from './errors.js';
-// ── Ports: what the core needs from the world; adapters implement them, testing/ fakes them ────
+// ── OAuth protocol (framework-free) ──────────────────────────────────────────────────────────────
+// The authorization server's functions; that module's index lists each name.
+export * from './oauth/index.js';
+// ── Ports: what the core needs from the world; adapters implement them, testing/ fakes them ──────
 export {
   type AggregatorPort,
   type AggregatorQuote,
@@ -228,6 +231,25 @@ export type {
   WebhookSenderPort,
   WebhookStore,
 } from './ports/webhooks.js';
+// ── Use-cases: one module per operation, grouped in rooms named by the domain ────────────────────
+// Each request schema is a zod schema and, under the same name, its type; the HTTP edge reuses the
+// schemas for its OpenAPI document.
+
+// ── Operator (admin): API keys and tenants ───────────────────────────────────────────────────────
+export {
+  type AdminDeps,
+  API_KEY_PREFIX,
+  CreateApiKeyRequest,
+  createApiKey,
+  getApiKey,
+  type IssuedApiKey,
+  listApiKeys,
+  RotateApiKeyRequest,
+  revokeApiKey,
+  rotateApiKey,
+} from './use-cases/admin/api-keys.js';
+export { getTenant, listTenants, UpdateTenantRequest, updateTenant } from './use-cases/admin/tenants.js';
+// ── Payments (interface A): donations, payments, mint, preview/sign, tracking, accounts, escrow ─
 export {
   AccountCreateRequest,
   AirdropRequest,
@@ -238,7 +260,6 @@ export {
   getNft,
 } from './use-cases/payments/accounts.js';
 export { CharityDonationRequest, charityDonate } from './use-cases/payments/charity-donate.js';
-// ── Dependencies of the use-cases ──────────────────────────────────────────────────────────────
 export {
   type ActionDeps,
   DEFAULT_POLICIES,
@@ -255,10 +276,9 @@ export {
 } from './use-cases/payments/escrow.js';
 export { MerchantPaymentRequest, merchantPay } from './use-cases/payments/merchant-pay.js';
 export { MintNftRequest, mint } from './use-cases/payments/mint.js';
+// The payment pipeline's steps stay internal; its request model and the wallet path (used by the
+// Solana Actions routes) are public.
 export { NFT_LIMITS } from './use-cases/payments/pipeline/parse.js';
-// ── Use-cases (interface A): actions, preview and sign, tracking, accounts, escrow ─────────────
-// Each request schema is a zod schema and, under the same name, its type; the HTTP edge reuses the
-// schemas for its OpenAPI document.
 export {
   ACTION_TYPES,
   type Action,
@@ -282,8 +302,10 @@ export {
   type TrackingPassOptions,
   trackingPass,
 } from './use-cases/payments/tracking.js';
+// ── Swaps (interface B): quotes, firm quotes, aggregator swaps, execution, settlement ────────────
 // The embedded aggregator adapter (packages/adapters, aggregator/local) routes over the project's
-// own pools with the same pricing and reservation as projectSwap, so these stay public for it.
+// own pools with the same pricing and reservation as projectSwap, so mintOf, ppmToFraction,
+// bestRoute, loadPools and reserveAndBuild stay public for it.
 export {
   type AggregatorSwapOutcome,
   aggregatorSwap,
@@ -297,26 +319,21 @@ export {
   type SwapPolicies,
 } from './use-cases/swaps/deps.js';
 export { type ExecuteSwapOutcome, executeSwap, SwapExecuteRequest } from './use-cases/swaps/execute.js';
-export {
-  type BuiltSwap,
-  bestRoute,
-  loadPools,
-  type PricedRoute,
-  reserveAndBuild,
-} from './use-cases/swaps/firm-quote.js';
+export { type BuiltSwap, projectSwap, reserveAndBuild } from './use-cases/swaps/firm-quote.js';
 export { type PoolSeed, seedPools } from './use-cases/swaps/pools.js';
+export { type IndicativeQuote, indicativeQuote } from './use-cases/swaps/quote.js';
+export { bestRoute, loadPools, type PricedRoute } from './use-cases/swaps/routing.js';
 export { notifySwaps, settleSwaps } from './use-cases/swaps/settle.js';
-// ── Use-cases (interface B): swaps, completion notifications, outbound webhooks ────────────────
 export { type SwapInfo, SwapInfoQuery, swapInfo } from './use-cases/swaps/swap-info.js';
-export { projectSwap, SwapRequest } from './use-cases/swaps/swap-request.js';
+export { SwapRequest } from './use-cases/swaps/swap-request.js';
 export {
   type CompletionClaim,
   type CompletionResult,
   parseCompletionPayload,
   transactionComplete,
 } from './use-cases/swaps/transaction-complete.js';
+// ── Webhooks: outbound delivery, tenants' endpoints and status-change notifications ──────────────
 export { deliverWebhooks } from './use-cases/webhooks/delivery.js';
-// ── Use-cases (interface A webhooks): endpoints and status-change notifications ───────────────
 export {
   AdminCreateWebhookEndpointRequest,
   CreateWebhookEndpointRequest,
@@ -334,22 +351,3 @@ export {
   transactionEventPayload,
   type WebhookEndpointDeps,
 } from './use-cases/webhooks/endpoints.js';
-
-// ── OAuth protocol (framework-free) ────────────────────────────────────────────────────────────
-
-// The authorization server's functions; that module's index lists each name.
-export * from './oauth/index.js';
-// ── Operator use-cases: API keys and tenants ───────────────────────────────────────────────────
-export {
-  type AdminDeps,
-  API_KEY_PREFIX,
-  CreateApiKeyRequest,
-  createApiKey,
-  getApiKey,
-  type IssuedApiKey,
-  listApiKeys,
-  RotateApiKeyRequest,
-  revokeApiKey,
-  rotateApiKey,
-} from './use-cases/admin/api-keys.js';
-export { getTenant, listTenants, UpdateTenantRequest, updateTenant } from './use-cases/admin/tenants.js';

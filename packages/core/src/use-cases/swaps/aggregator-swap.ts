@@ -3,13 +3,11 @@ import { encodeBase58 } from '../../domain/base58.js';
 import type { Currency } from '../../domain/currency.js';
 import type { PublicKey } from '../../domain/public-key.js';
 import { messageSigners, splitWireTransaction } from '../../domain/signed-transaction.js';
-import { parseTokenPair } from '../../domain/token-pair.js';
 import { type DomainError, domainError } from '../../errors.js';
 import { type AggregatorQuote, type AggregatorSwap, WRAPPED_SOL_MINT } from '../../ports/aggregator.js';
 import type { SwapRequestRecord } from '../../ports/swap-store.js';
 import type { SwapCaller, SwapDeps } from './deps.js';
-import { parseSwapRequest } from './firm-quote.js';
-import type { SwapRequest } from './swap-request.js';
+import { parseSwapRequest, type SwapRequest } from './swap-request.js';
 
 /** The mint an aggregator knows a currency by: wrapped SOL for the native coin. */
 export function mintOf(currency: Currency): string {
@@ -36,11 +34,7 @@ export function aggregatorSwap(
   caller: SwapCaller,
 ): ResultAsync<AggregatorSwapOutcome, DomainError> {
   return safeTry(async function* () {
-    const { pair, amount, slippageBps, user } = yield* parseSwapRequest(deps, input, caller, (v) =>
-      parseTokenPair(deps.currencies, v).mapErr((e) =>
-        e.code === 'INVALID_PARAMETERS' ? domainError('INVALID_INPUT', e.message) : e,
-      ),
-    );
+    const { pair, amount, slippageBps, user } = yield* parseSwapRequest(deps, input, caller);
     const quote = yield* deps.aggregator.quote({
       inputMint: mintOf(pair.input),
       outputMint: mintOf(pair.output),

@@ -1,190 +1,54 @@
-import { err, ok, type Result, type ResultAsync, safeTry } from 'neverthrow';
+import { err, ok, type ResultAsync, safeTry } from 'neverthrow';
 import { encodeBase58 } from '../../domain/base58.js';
 import type { Currency } from '../../domain/currency.js';
-import { formatAmount, parseAmount } from '../../domain/money.js';
-import { type PublicKey, parsePublicKey, type Signature } from '../../domain/public-key.js';
-import { minOutWithSlippage, quoteExactIn } from '../../domain/swap-math.js';
-import { poolIdOf, type TokenPair } from '../../domain/token-pair.js';
+import type { PublicKey, Signature } from '../../domain/public-key.js';
 import { assembleTransaction } from '../../domain/wire.js';
 import { type DomainError, domainError } from '../../errors.js';
 import type { TransferLeg } from '../../ports/chain.js';
-import type {
-  NewSwapRequest,
-  PoolRecord,
-  ReservationPlan,
-  SwapHop,
-  SwapRequestRecord,
-  SwapTransaction,
-} from '../../ports/swap-store.js';
+import type { NewSwapRequest, SwapHop, SwapRequestRecord, SwapTransaction } from '../../ports/swap-store.js';
 import { writableOf } from '../payments/pipeline/prepare.js';
-import type { SwapDeps } from './deps.js';
-
-/** The two sides of a pool seen from a trader selling `inputToken`. */
-export function poolSides(pool: PoolRecord, inputToken: string) {
-  const inIsA = pool.tokenA === inputToken;
-  return {
-    reserveIn: inIsA ? pool.reserveA : pool.reserveB,
-    reserveOut: inIsA ? pool.reserveB : pool.reserveA,
-    reservedOut: inIsA ? pool.reservedB : pool.reservedA,
-    outputToken: inIsA ? pool.tokenB : pool.tokenA,
-  };
-}
-
-/** What the pool can still promise: held minus already promised to pending quotes. */
-export function availableOut(pool: PoolRecord, inputToken: string): bigint {
-  const { reserveOut, reservedOut } = poolSides(pool, inputToken);
-  return reserveOut - reservedOut;
-}
-
-export interface PricedRoute extends ReservationPlan {
-  readonly path: readonly string[];
-}
+import type { SwapCaller, SwapDeps } from './deps.js';
+import { poolIdResolver, priceRoute } from './routing.js';
+import { parseSwapRequest, type SwapRequest } from './swap-request.js';
 
 /**
- * Prices `amount` of `path[0]` along `path` (tokens) over `pools`, each hop on the pool's
- * available output (reserve - reserved) so pending firm quotes are honoured first. `vaults` caps
- * each hop by what its vault holds on chain beyond what is already reserved.
+ * POST /project/swap: a firm quote from the project's pool. Its output is reserved in the pool
+ * book, and the transaction settling it is built now: two transfers (user -> pool vault, pool vault
+ * -> user), fee paid and presigned by the pool authority, so `transactionId` is already known. The
+ * user signs the returned transaction and hands it to `executeSwap`.
  */
-export function priceRoute(
-  pools: ReadonlyMap<string, PoolRecord>,
-  poolIdFor: (a: string, b: string) => string,
-  path: readonly string[],
-  amount: bigint,
-  slippageBps: number,
-  vaults?: ReadonlyMap<string, bigint>,
-): Result<PricedRoute, DomainError> {
-  const hops: SwapHop[] = [];
-  let carried = amount;
-  let keptPpm = 1_000_000n;
-  for (let i = 0; i + 1 < path.length; i++) {
-    const inputToken = path[i]!;
-    const outputToken = path[i + 1]!;
-    const id = poolIdFor(inputToken, outputToken);
-    const pool = pools.get(id);
-    if (!pool) return err(domainError('INSUFFICIENT_LIQUIDITY', `pool ${id} is not available`));
-    const sides = poolSides(pool, inputToken);
-    const available = sides.reserveOut - sides.reservedOut;
-    const q =
-      available > 0n
-        ? quoteExactIn({ reserveIn: sides.reserveIn, reserveOut: available, feeBps: pool.feeBps }, carried)
-        : undefined;
-    if (!q) {
-      return err(
-        domainError(
-          'INSUFFICIENT_LIQUIDITY',
-          `pool ${id} cannot honour this swap: the amount is too small or its free ${outputToken} liquidity is exhausted`,
-        ),
-      );
-    }
-    const vault = vaults?.get(id);
-    if (vault !== undefined && sides.reservedOut + q.outAmount > vault) {
-      return err(
-        domainError(
-          'INSUFFICIENT_LIQUIDITY',
-          `pool ${id} cannot promise more ${outputToken} than its vault holds; retry later`,
-        ),
-      );
-    }
-    hops.push({
-      pool: id,
-      inputToken,
-      outputToken,
-      inAmount: carried,
-      outAmount: q.outAmount,
-      feeAmount: q.feeAmount,
+export function projectSwap(
+  deps: Pick<
+    SwapDeps,
+    'currencies' | 'swaps' | 'chain' | 'keystore' | 'fees' | 'clock' | 'ids' | 'swapPolicies'
+  >,
+  input: SwapRequest,
+  caller: SwapCaller,
+): ResultAsync<BuiltSwap, DomainError> {
+  return safeTry(async function* () {
+    const { pair, amount, slippageBps, user } = yield* parseSwapRequest(deps, input, caller);
+    const now = deps.clock.now();
+    const built = yield* reserveAndBuild(deps, {
+      request: {
+        requestId: deps.ids.next('swp'),
+        source: 'project',
+        provider: 'pool',
+        clientId: caller.clientId,
+        user,
+        inputToken: pair.input.code,
+        outputToken: pair.output.code,
+        inAmount: amount,
+        slippageBps,
+        expiresAt: new Date(now.getTime() + deps.swapPolicies.quoteTtlMs),
+      },
+      path: [pair.input.code, pair.output.code],
+      feePayer: 'pool',
     });
-    keptPpm = (keptPpm * (1_000_000n - q.priceImpactPpm)) / 1_000_000n;
-    carried = q.outAmount;
-  }
-  const outAmount = carried;
-  return ok({
-    path,
-    hops,
-    outAmount,
-    minOutAmount: minOutWithSlippage(outAmount, slippageBps),
-    feeAmount: hops[0]?.feeAmount ?? 0n,
-    priceImpactPpm: 1_000_000n - keptPpm,
+    return ok(built);
   });
 }
 
-/** The direct path and, through the third currency, the two-hop one. */
-export function candidatePaths(deps: Pick<SwapDeps, 'currencies'>, pair: TokenPair): string[][] {
-  const mid = deps.currencies.all.find((c) => c !== pair.input && c !== pair.output);
-  return [
-    [pair.input.code, pair.output.code],
-    ...(mid ? [[pair.input.code, mid.code, pair.output.code]] : []),
-  ];
-}
-
-export function poolIdResolver(deps: Pick<SwapDeps, 'currencies'>) {
-  return (a: string, b: string) =>
-    poolIdOf(deps.currencies, deps.currencies.byCode(a)!, deps.currencies.byCode(b)!);
-}
-
-/** Picks the path that pays the most; the direct pool when it ties. */
-export function bestRoute(
-  deps: Pick<SwapDeps, 'currencies'>,
-  pools: ReadonlyMap<string, PoolRecord>,
-  pair: TokenPair,
-  amount: bigint,
-  slippageBps: number,
-): Result<PricedRoute, DomainError> {
-  const resolve = poolIdResolver(deps);
-  const priced = candidatePaths(deps, pair).map((path) =>
-    priceRoute(pools, resolve, path, amount, slippageBps),
-  );
-  const good = priced.filter((r) => r.isOk()).map((r) => r._unsafeUnwrap());
-  if (good.length === 0) return priced[0]!;
-  return ok(good.reduce((best, r) => (r.outAmount > best.outAmount ? r : best)));
-}
-
-export function loadPools(deps: Pick<SwapDeps, 'swaps'>): ResultAsync<Map<string, PoolRecord>, DomainError> {
-  return deps.swaps.listPools().map((pools) => new Map(pools.map((p) => [p.id, p])));
-}
-
-/** Parses the common fields of a swap request body. */
-export function parseSwapRequest(
-  deps: Pick<SwapDeps, 'currencies' | 'swapPolicies'>,
-  input: { tokenPair: unknown; amount: unknown; slippageBps?: unknown; account?: unknown },
-  caller: { subject: PublicKey },
-  parsePair: (value: unknown) => Result<TokenPair, DomainError>,
-): Result<{ pair: TokenPair; amount: bigint; slippageBps: number; user: PublicKey }, DomainError> {
-  return parsePair(input.tokenPair).andThen((pair) =>
-    parseAmount(input.amount, pair.input).andThen((amount) =>
-      parseSlippage(deps, input.slippageBps).andThen((slippageBps) =>
-        (input.account === undefined ? ok(caller.subject) : parsePublicKey(input.account, 'account'))
-          .andThen((user) => (user === caller.subject ? ok(user) : err(notCallersWallet())))
-          .map((user) => ({ pair, amount, slippageBps, user })),
-      ),
-    ),
-  );
-}
-
-/**
- * A swap is built for the wallet the access token speaks for and no other: a quote for someone
- * else's wallet could only be a way to hold a pool's liquidity with no intention to sign.
- */
-function notCallersWallet(): DomainError {
-  return domainError(
-    'ACCOUNT_NOT_CALLER',
-    'account must be the wallet this access token was issued for; leave it out to use that wallet',
-  );
-}
-
-export function parseSlippage(
-  deps: Pick<SwapDeps, 'swapPolicies'>,
-  value: unknown,
-): Result<number, DomainError> {
-  if (value === undefined) return ok(deps.swapPolicies.defaultSlippageBps);
-  const max = deps.swapPolicies.maxSlippageBps;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
-    return err(
-      domainError('INVALID_INPUT', `slippageBps must be a whole number of basis points from 0 to ${max}`),
-    );
-  }
-  return ok(value);
-}
-
+/** The transfers that settle a route: user -> first vault, each vault -> the next, last vault -> user. */
 function legsOf(
   deps: Pick<SwapDeps, 'currencies'>,
   hops: readonly SwapHop[],
@@ -317,9 +181,4 @@ function buildTransaction(
       computeUnitPrice: prepared.computeUnitPrice,
     });
   });
-}
-
-/** Decimal and base-unit forms of an amount, as interface B reports them. */
-export function amountView(units: bigint, currency: Pick<Currency, 'decimals'>) {
-  return { units: units.toString(), decimal: formatAmount(units, currency.decimals) };
 }

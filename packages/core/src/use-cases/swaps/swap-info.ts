@@ -6,7 +6,7 @@ import { type DomainError, domainError } from '../../errors.js';
 import type { PoolRecord, SwapHistoryPage } from '../../ports/swap-store.js';
 import { tokenPairField } from '../payments/request-fields.js';
 import type { SwapDeps } from './deps.js';
-import { type PricedRoute, poolIdResolver, priceRoute } from './firm-quote.js';
+import { type IndicativeQuote, indicativeQuote } from './quote.js';
 
 /** Query parameters of GET /project/swap: strings, as a query string carries them. */
 export const SwapInfoQuery = z.object({
@@ -26,7 +26,7 @@ export interface SwapInfo {
   readonly pair: TokenPair;
   readonly pool: PoolRecord;
   /** Indicative (nothing reserved), priced on the pool's free liquidity. */
-  readonly quote?: PricedRoute & { readonly slippageBps: number };
+  readonly quote?: IndicativeQuote;
   readonly history: SwapHistoryPage;
   readonly page: number;
   readonly pageSize: number;
@@ -144,18 +144,11 @@ function answer(
   const { pair, page, pageSize, amount } = request;
   const pool = history.pool;
   if (!pool) return err(domainError('UNKNOWN_TOKEN_PAIR', `pool ${request.poolId} is not open`));
-  let quote: SwapInfo['quote'];
+  let quote: IndicativeQuote | undefined;
   if (amount !== undefined) {
-    const slippageBps = deps.swapPolicies.defaultSlippageBps;
-    const priced = priceRoute(
-      new Map([[pool.id, pool]]),
-      poolIdResolver(deps),
-      [pair.input.code, pair.output.code],
-      amount,
-      slippageBps,
-    );
-    if (priced.isErr()) return err(domainError('INVALID_PARAMETERS', priced.error.message));
-    quote = { ...priced.value, slippageBps };
+    const priced = indicativeQuote(deps, pool, pair, amount);
+    if (priced.isErr()) return err(priced.error);
+    quote = priced.value;
   }
   const last = history.items.at(-1);
   const nextCursor =

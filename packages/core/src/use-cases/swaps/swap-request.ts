@@ -1,10 +1,11 @@
-import { ok, type ResultAsync, safeTry } from 'neverthrow';
+import { err, ok, type Result } from 'neverthrow';
 import { z } from 'zod';
-import { parseTokenPair } from '../../domain/token-pair.js';
+import { parseAmount } from '../../domain/money.js';
+import { type PublicKey, parsePublicKey } from '../../domain/public-key.js';
+import { parseTokenPair, type TokenPair } from '../../domain/token-pair.js';
 import { type DomainError, domainError } from '../../errors.js';
 import { tokenPairField } from '../payments/request-fields.js';
-import type { SwapCaller, SwapDeps } from './deps.js';
-import { type BuiltSwap, parseSwapRequest, reserveAndBuild } from './firm-quote.js';
+import type { SwapDeps } from './deps.js';
 
 /** The body of POST /project/swap and POST /aggregator/swap. */
 export const SwapRequest = z
@@ -21,42 +22,49 @@ export const SwapRequest = z
 export type SwapRequest = z.infer<typeof SwapRequest>;
 
 /**
- * POST /project/swap: a firm quote from the project's pool. Its output is reserved in the pool
- * book, and the transaction settling it is built now: two transfers (user -> pool vault, pool vault
- * -> user), fee paid and presigned by the pool authority, so `transactionId` is already known. The
- * user signs the returned transaction and hands it to `executeSwap`.
+ * Parses the common fields of a swap request body. A pair the body names wrongly is bad input
+ * (400), where the same mistake in GET /project/swap's query is INVALID_PARAMETERS (422).
  */
-export function projectSwap(
-  deps: Pick<
-    SwapDeps,
-    'currencies' | 'swaps' | 'chain' | 'keystore' | 'fees' | 'clock' | 'ids' | 'swapPolicies'
-  >,
-  input: SwapRequest,
-  caller: SwapCaller,
-): ResultAsync<BuiltSwap, DomainError> {
-  return safeTry(async function* () {
-    const { pair, amount, slippageBps, user } = yield* parseSwapRequest(deps, input, caller, (v) =>
-      parseTokenPair(deps.currencies, v).mapErr((e) =>
-        e.code === 'INVALID_PARAMETERS' ? domainError('INVALID_INPUT', e.message) : e,
+export function parseSwapRequest(
+  deps: Pick<SwapDeps, 'currencies' | 'swapPolicies'>,
+  input: { tokenPair: unknown; amount: unknown; slippageBps?: unknown; account?: unknown },
+  caller: { subject: PublicKey },
+): Result<{ pair: TokenPair; amount: bigint; slippageBps: number; user: PublicKey }, DomainError> {
+  const pair = parseTokenPair(deps.currencies, input.tokenPair).mapErr((e) =>
+    e.code === 'INVALID_PARAMETERS' ? domainError('INVALID_INPUT', e.message) : e,
+  );
+  return pair.andThen((pair) =>
+    parseAmount(input.amount, pair.input).andThen((amount) =>
+      parseSlippage(deps, input.slippageBps).andThen((slippageBps) =>
+        (input.account === undefined ? ok(caller.subject) : parsePublicKey(input.account, 'account'))
+          .andThen((user) => (user === caller.subject ? ok(user) : err(notCallersWallet())))
+          .map((user) => ({ pair, amount, slippageBps, user })),
       ),
+    ),
+  );
+}
+
+/**
+ * A swap is built for the wallet the access token speaks for and no other: a quote for someone
+ * else's wallet could only be a way to hold a pool's liquidity with no intention to sign.
+ */
+function notCallersWallet(): DomainError {
+  return domainError(
+    'ACCOUNT_NOT_CALLER',
+    'account must be the wallet this access token was issued for; leave it out to use that wallet',
+  );
+}
+
+export function parseSlippage(
+  deps: Pick<SwapDeps, 'swapPolicies'>,
+  value: unknown,
+): Result<number, DomainError> {
+  if (value === undefined) return ok(deps.swapPolicies.defaultSlippageBps);
+  const max = deps.swapPolicies.maxSlippageBps;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+    return err(
+      domainError('INVALID_INPUT', `slippageBps must be a whole number of basis points from 0 to ${max}`),
     );
-    const now = deps.clock.now();
-    const built = yield* reserveAndBuild(deps, {
-      request: {
-        requestId: deps.ids.next('swp'),
-        source: 'project',
-        provider: 'pool',
-        clientId: caller.clientId,
-        user,
-        inputToken: pair.input.code,
-        outputToken: pair.output.code,
-        inAmount: amount,
-        slippageBps,
-        expiresAt: new Date(now.getTime() + deps.swapPolicies.quoteTtlMs),
-      },
-      path: [pair.input.code, pair.output.code],
-      feePayer: 'pool',
-    });
-    return ok(built);
-  });
+  }
+  return ok(value);
 }
