@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { PublicKey, Signature } from '../domain/public-key.js';
-import { splitWireTransaction } from '../domain/signed-transaction.js';
-import { assembleTransaction } from '../domain/wire.js';
-import { createTestDeps, type TestDeps } from '../testing/index.js';
-import { prepareForWallet } from '../use-cases/payments/pipeline/wallet.js';
-import { track } from '../use-cases/payments/track.js';
-import { awaitsWalletSignature, trackingPass } from '../use-cases/payments/tracking.js';
-import { actionCatalog } from './catalog.js';
-import { readActionRequest } from './input.js';
-import { actionMetadata, actionsJson, presetValues, solanaChainId } from './metadata.js';
+import type { PublicKey, Signature } from '../../../domain/public-key.js';
+import { splitWireTransaction } from '../../../domain/signed-transaction.js';
+import { DEFAULT_TENANT } from '../../../domain/tenant.js';
+import { assembleTransaction } from '../../../domain/wire.js';
+import { createTestDeps, type TestDeps } from '../../../testing/index.js';
+import { track } from '../track.js';
+import { awaitsWalletSignature, trackingPass } from '../tracking.js';
+import { prepareForWallet } from './wallet.js';
 
 const WALLET = 'Hb1PCQdhoLHH9yEXRjbkwmsQ1ZqyLKmUNvsSq9nsnDCt' as PublicKey;
+
 const OTHER = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin' as PublicKey;
 
 async function setup(): Promise<TestDeps & { executedBefore: number }> {
@@ -32,113 +31,6 @@ function walletSigns(wire: Uint8Array): Uint8Array {
     parts.signatures.map((s) => (s.every((b) => b === 0) ? new Uint8Array(64).fill(7) : s)),
   );
 }
-
-describe('the actions catalog (spec "actions.json", "GET Response", "Action Parameters")', () => {
-  it('has one action per currency for donations, and charity, merchant and mint', async () => {
-    const t = await setup();
-    const catalog = actionCatalog(t.deps.currencies);
-    expect(catalog.map((d) => d.path)).toEqual([
-      'donate/sol',
-      'donate/usdc',
-      'donate/proj',
-      'charity',
-      'merchant',
-      'mint',
-    ]);
-    expect(actionsJson(catalog, '/v1/actions').rules[0]).toEqual({
-      pathPattern: '/donate/sol',
-      apiPath: '/v1/actions/donate/sol',
-    });
-  });
-
-  it('types every parameter and leaves {name} placeholders for the client', async () => {
-    const t = await setup();
-    const merchant = actionCatalog(t.deps.currencies).find((d) => d.path === 'merchant')!;
-    const metadata = actionMetadata(merchant, {
-      path: '/v1/actions/merchant',
-      iconUrl: 'https://x/i.svg',
-      fixed: {},
-    });
-    const form = metadata.links.actions.at(-1)!;
-    expect(form.href).toBe(
-      '/v1/actions/merchant?merchant={merchant}&amount={amount}&currency={currency}&priority={priority}&useEscrow={useEscrow}',
-    );
-    const byName = Object.fromEntries(form.parameters!.map((p) => [p.name, p]));
-    expect(byName.amount).toMatchObject({ type: 'number', required: true, min: 1e-9 });
-    expect(byName.currency).toMatchObject({ type: 'select' });
-    expect(byName.priority!.type === 'select' && byName.priority!.options.map((o) => o.value)).toEqual([
-      'Min',
-      'Low',
-      'Medium',
-      'High',
-      'VeryHigh',
-    ]);
-    expect(new RegExp((byName.merchant as { pattern: string }).pattern).test(OTHER)).toBe(true);
-  });
-
-  it('drops parameters fixed by the query string and offers presets only without an amount', async () => {
-    const t = await setup();
-    const sol = actionCatalog(t.deps.currencies)[0]!;
-    const open = actionMetadata(sol, { path: '/p', iconUrl: 'https://x/i.svg', fixed: {} });
-    expect(open.links.actions.map((a) => a.href)).toEqual([
-      '/p?amount=0.1',
-      '/p?amount=1',
-      '/p?amount={amount}&priority={priority}',
-    ]);
-    const fixed = presetValues(sol, { amount: '2', unrelated: 'x' });
-    expect(fixed).toEqual({ amount: '2' });
-    const one = actionMetadata(sol, { path: '/p', iconUrl: 'https://x/i.svg', fixed });
-    expect(one.links.actions.map((a) => a.href)).toEqual(['/p?amount=2&priority={priority}']);
-  });
-
-  it('CAIP-2 ids use the first 32 characters of the genesis hash', () => {
-    expect(solanaChainId('5eykt4UsFv8P8NJdTREpY1vzqKqZKvdpKuc147dw2N9d')).toBe(
-      'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
-    );
-  });
-});
-
-describe('reading a POST (spec "POST Request")', () => {
-  it('takes values from the query string and from data, data winning, and defaults the priority', async () => {
-    const t = await setup();
-    const charity = actionCatalog(t.deps.currencies).find((d) => d.path === 'charity')!;
-    const read = readActionRequest(
-      charity,
-      { amount: '1', currency: 'usdc', charity: OTHER },
-      {
-        account: WALLET,
-        data: { amount: '2', useEscrow: ['true'] },
-      },
-    )._unsafeUnwrap();
-    expect(read).toEqual({
-      account: WALLET,
-      fields: { charity: OTHER, amount: '2', currency: 'USDC', priority: 'Medium', useEscrow: true },
-    });
-  });
-
-  it('refuses a missing required value, a multi-value, a bad escrow flag and a body without account', async () => {
-    const t = await setup();
-    const [sol, , , charity] = actionCatalog(t.deps.currencies);
-    expect(readActionRequest(sol!, {}, { account: WALLET })._unsafeUnwrapErr().message).toMatch(
-      /amount is required/,
-    );
-    expect(
-      readActionRequest(sol!, {}, { account: WALLET, data: { amount: ['1', '2'] } })._unsafeUnwrapErr()
-        .message,
-    ).toMatch(/single/);
-    expect(
-      readActionRequest(
-        charity!,
-        { charity: OTHER, amount: '1', currency: 'SOL', useEscrow: 'maybe' },
-        {
-          account: WALLET,
-        },
-      )._unsafeUnwrapErr().message,
-    ).toMatch(/useEscrow/);
-    expect(readActionRequest(sol!, { amount: '1' }, {})._unsafeUnwrapErr().code).toBe('INVALID_PUBLIC_KEY');
-    expect(readActionRequest(sol!, { amount: '1' }, [])._unsafeUnwrapErr().code).toBe('INVALID_INPUT');
-  });
-});
 
 describe('prepareForWallet', () => {
   it('lets the treasury pay the fee and sign first, leaves the wallet slot empty and records it unsent', async () => {
@@ -168,9 +60,11 @@ describe('prepareForWallet', () => {
     expect(await balance(t, WALLET, 'SOL')).toBe(5_000_000_000n);
     expect((await balance(t, t.deps.accounts.treasury, 'USDC')) - treasuryBefore).toBe(12_500_000n);
     t.chain.advance(40);
-    expect((await track(t.deps, { transactionId: out.transactionId }))._unsafeUnwrap().status).toBe(
-      'finalized',
-    );
+    // A wallet's action is the default tenant's.
+    expect(
+      (await track(t.deps, { transactionId: out.transactionId, tenant: DEFAULT_TENANT }))._unsafeUnwrap()
+        .status,
+    ).toBe('finalized');
   });
 
   it('never rebroadcasts a transaction that waits for its wallet; it expires unlanded', async () => {
