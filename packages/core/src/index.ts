@@ -122,8 +122,11 @@ export {
   domainError,
   ERROR_CODES,
   type ErrorCode,
+  type ErrorContextOf,
+  type ErrorContexts,
   fromPortFailure,
   isDomainError,
+  isDomainErrorOf,
 } from './errors.js';
 // ── OAuth protocol (framework-free) ──────────────────────────────────────────────────────────────
 // The authorization server's functions; that module's index lists each name.
