@@ -15,7 +15,7 @@ export interface TestDeps {
 }
 
 /**
- * Every port of the actions use-cases as an in-memory fake, wired like the real composition root:
+ * Every port of the payments use-cases as an in-memory fake, wired like the real composition root:
  * service accounts in the keystore, the treasury funded so it can pay fees.
  */
 export async function createTestDeps(options: { policies?: Partial<Policies> } = {}): Promise<TestDeps> {

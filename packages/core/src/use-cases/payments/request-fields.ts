@@ -5,7 +5,7 @@ import { ACTION_TYPES } from './pipeline/payment.js';
 /**
  * Fields shared by the request schemas. They check JSON types only: every rule about values
  * (base58 keys, amounts, currencies, priorities) belongs to the use-case, so a library caller and
- * an HTTP caller meet the same rules and the same messages (docs/decisions.md, item 4). The
+ * an HTTP caller meet the same rules and the same messages. The
  * metadata feeds the OpenAPI document the server generates from these schemas: a closed set is
  * declared there as an `enum` (so a generated client refuses `"Urgent"`) without the schema
  * refusing it before the use-case can say why.

@@ -46,7 +46,7 @@ export const DEFAULT_SWAP_POLICIES: SwapPolicies = {
 
 /**
  * Everything the swap use-cases may need; each takes only the part it uses (`Pick`). The ports
- * shared with the actions use-cases are the same ones, so they are taken from ActionDeps.
+ * shared with the payments use-cases are the same ones, so they are taken from ActionDeps.
  */
 export interface SwapDeps
   extends Pick<ActionDeps, 'chain' | 'keystore' | 'store' | 'fees' | 'clock' | 'ids' | 'currencies'> {

@@ -87,7 +87,7 @@ interface SwapInfoRequest {
  *
  * The query is checked synchronously and the answer built synchronously around the one call that
  * waits (the store's page): an async `safeTry` here cost every quote an async generator and a
- * promise per step (decision 101).
+ * promise per step, on the busiest read the service answers.
  */
 export function swapInfo(
   deps: Pick<SwapDeps, 'currencies' | 'swaps' | 'swapPolicies'>,

@@ -6,6 +6,11 @@ import type { Tenant } from '../../../domain/tenant.js';
 import type { TransactionRecord } from '../../../domain/transaction.js';
 import type { EscrowRecord } from '../../../ports/store.js';
 
+// What the payment pipeline carries: a payment request once validated (an `Action`: a donation, a
+// charity donation, a merchant payment or a mint), the caller it acts for, and what the caller
+// learns once it is sent. The names keep the word "action" because the HTTP API and the package's
+// exports already use them.
+
 export const ACTION_TYPES = ['donation', 'charity_donation', 'merchant_payment', 'mint'] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 

@@ -15,7 +15,7 @@ import { signPrepared } from './sign.js';
  *
  * An async function that awaits each step's Result, not `safeTry`: every donation runs this, and
  * each `yield*` of a ResultAsync in `safeTry` is an async generator of its own, garbage that
- * outlives a scavenge whenever a request waits (decision 105).
+ * outlives a scavenge whenever a request waits.
  */
 export function performAction(
   deps: ActionDeps,

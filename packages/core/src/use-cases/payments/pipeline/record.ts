@@ -112,7 +112,8 @@ export function recordPlan(
     readonly awaitingWallet?: boolean;
   },
 ): ResultAsync<Executed, DomainError> {
-  // An async function awaiting Results rather than safeTry, like performAction (decision 105).
+  // An async function awaiting Results rather than safeTry, like performAction: every donation runs
+  // it, and an async generator per step is garbage that outlives a scavenge while a request waits.
   return new ResultAsync(
     (async (): Promise<Result<Executed, DomainError>> => {
       let escrow: EscrowRecord | undefined;

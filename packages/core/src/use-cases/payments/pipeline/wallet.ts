@@ -67,7 +67,7 @@ function describeForWallet(action: Action, id: string, mint?: PublicKey): string
 }
 
 /**
- * The action path for a wallet the service does not hold: the same parse, plan and prepare steps
+ * The payment pipeline for a wallet the service does not hold: the same parse, plan and prepare steps
  * (amounts in base units, priority pricing, escrow) as interface A, with the treasury as fee payer.
  * The service signs its own slots (fee payer, mint authority, a fresh mint) and records the
  * transaction as pending without sending it; the wallet signs its slot and sends it. The id is the
