@@ -4,7 +4,7 @@ import { assembleTransaction, toBase64 } from '../../domain/wire.js';
 import type { TestSwapDeps } from '../../testing/index.js';
 import { sweepUnsettled } from '../payments/tracking.js';
 import { executeSwap } from './execute.js';
-import { projectSwap } from './firm-quote.js';
+import { type BuiltSwap, projectSwap } from './firm-quote.js';
 import { settleSwaps } from './settle.js';
 
 // Fixtures shared by the swaps use-cases' tests.
@@ -34,11 +34,8 @@ export async function walletSigns(
   return toBase64(assembleTransaction(parts.message, sigs));
 }
 
-/** A firm quote for `amount` SOL of USDC, signed by the wallet and executed. */
-export async function swapAndExecute(t: TestSwapDeps, user: PublicKey, amount: string) {
-  const built = (
-    await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount }, caller(user))
-  )._unsafeUnwrap();
+/** What a wallet does with a firm quote: signs its transaction and hands it to execute. */
+export async function signAndExecute(t: TestSwapDeps, user: PublicKey, built: BuiltSwap) {
   const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
   (
     await executeSwap(
@@ -47,6 +44,14 @@ export async function swapAndExecute(t: TestSwapDeps, user: PublicKey, amount: s
       caller(user),
     )
   )._unsafeUnwrap();
+}
+
+/** A firm quote for `amount` SOL of USDC, signed by the wallet and executed. */
+export async function swapAndExecute(t: TestSwapDeps, user: PublicKey, amount: string) {
+  const built = (
+    await projectSwap(t.swapDeps, { tokenPair: 'SOL-USDC', amount }, caller(user))
+  )._unsafeUnwrap();
+  await signAndExecute(t, user, built);
   return built;
 }
 

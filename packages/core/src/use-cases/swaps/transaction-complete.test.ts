@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Signature } from '../../domain/public-key.js';
 import { createTestSwapDeps } from '../../testing/index.js';
-import { executeSwap } from './execute.js';
 import { projectSwap } from './firm-quote.js';
-import { caller, walletSigns, withUser } from './test-support.js';
+import { caller, signAndExecute, withUser } from './test-support.js';
 import { parseCompletionPayload, transactionComplete } from './transaction-complete.js';
 
 describe('completion notifications', () => {
@@ -23,16 +22,7 @@ describe('completion notifications', () => {
     const b = (
       await projectSwap(t.swapDeps, { tokenPair: 'USDC-SOL', amount: '100' }, caller(user))
     )._unsafeUnwrap();
-    for (const built of [a, b]) {
-      const signed = await walletSigns(t, user, built.wire, built.transaction.signers);
-      (
-        await executeSwap(
-          t.swapDeps,
-          { requestId: built.request.requestId, signedTransaction: signed },
-          caller(user),
-        )
-      )._unsafeUnwrap();
-    }
+    for (const built of [a, b]) await signAndExecute(t, user, built);
     const failedId = b.transaction.transactionId as Signature;
     const claims = parseCompletionPayload({ transactionId: failedId, status: 'finalized' })._unsafeUnwrap();
     const r1 = (await transactionComplete(t.swapDeps, { webhookId: 'wh_1', claims }))._unsafeUnwrap();
