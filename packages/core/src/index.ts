@@ -1,10 +1,10 @@
 // The public API of @token-actions/core. Every name is listed on purpose: what is not here (the
-// steps of the action path, the preview seal, status reconciliation, swap pricing internals) is
+// steps of the payment pipeline, the preview seal, status reconciliation, swap pricing internals) is
 // free to change. packages/core/README.md walks through it.
 
-// ── Solana Actions: the catalog, metadata and request reading, framework-free ─────────────────
-export * from './actions/index.js';
-// ── Domain: values, their parsers and the wire format ──────────────────────────────────────────
+// ── Solana Actions (blinks): the catalog, metadata and request reading, framework-free ───────────
+export * from './blinks/index.js';
+// ── Domain: values, their parsers and the wire format ────────────────────────────────────────────
 export { decodeBase58, encodeBase58 } from './domain/base58.js';
 export {
   Currencies,
@@ -15,7 +15,7 @@ export {
 } from './domain/currency.js';
 export { FixedWindowCounter } from './domain/fixed-window.js';
 export { sha256Hex } from './domain/hash.js';
-// ── Solana wire format shared by the chain adapters and the localnet ───────────────────────────
+// ── Solana wire format shared by the chain adapters and the localnet ─────────────────────────────
 // Both may import only core, so the message compiler, the wire parser and the error descriptions
 // they share live here.
 export {
@@ -116,16 +116,22 @@ export {
   parseTransaction,
   writableKeys,
 } from './domain/wire-message.js';
-// ── Errors: the closed set of codes every use-case answers with ────────────────────────────────
+// ── Errors: the closed set of codes every use-case answers with ──────────────────────────────────
 export {
   type DomainError,
   domainError,
   ERROR_CODES,
   type ErrorCode,
+  type ErrorContextOf,
+  type ErrorContexts,
   fromPortFailure,
   isDomainError,
+  isDomainErrorOf,
 } from './errors.js';
-// ── Ports: what the core needs from the world; adapters implement them, testing/ fakes them ────
+// ── OAuth protocol (framework-free) ──────────────────────────────────────────────────────────────
+// The authorization server's functions; that module's index lists each name.
+export * from './oauth/index.js';
+// ── Ports: what the core needs from the world; adapters implement them, testing/ fakes them ──────
 export {
   type AggregatorPort,
   type AggregatorQuote,
@@ -228,6 +234,25 @@ export type {
   WebhookSenderPort,
   WebhookStore,
 } from './ports/webhooks.js';
+// ── Use-cases: one module per operation, grouped in rooms named by the domain ────────────────────
+// Each request schema is a zod schema and, under the same name, its type; the HTTP edge reuses the
+// schemas for its OpenAPI document.
+
+// ── Operator (admin): API keys and tenants ───────────────────────────────────────────────────────
+export {
+  type AdminDeps,
+  API_KEY_PREFIX,
+  CreateApiKeyRequest,
+  createApiKey,
+  getApiKey,
+  type IssuedApiKey,
+  listApiKeys,
+  RotateApiKeyRequest,
+  revokeApiKey,
+  rotateApiKey,
+} from './use-cases/admin/api-keys.js';
+export { getTenant, listTenants, UpdateTenantRequest, updateTenant } from './use-cases/admin/tenants.js';
+// ── Payments (interface A): donations, payments, mint, preview/sign, tracking, accounts, escrow ─
 export {
   AccountCreateRequest,
   AirdropRequest,
@@ -236,82 +261,82 @@ export {
   createAccount,
   getBalances,
   getNft,
-} from './use-cases/accounts.js';
-// ── Use-cases (interface A): actions, preview and sign, tracking, accounts, escrow ─────────────
-// Each request schema is a zod schema and, under the same name, its type; the HTTP edge reuses the
-// schemas for its OpenAPI document.
+} from './use-cases/payments/accounts.js';
+export { CharityDonationRequest, charityDonate } from './use-cases/payments/charity-donate.js';
 export {
-  ACTION_TYPES,
-  type Action,
-  type ActionOptions,
-  type ActionOutcome,
-  type ActionType,
-} from './use-cases/action/action.js';
-export { NFT_LIMITS } from './use-cases/action/parse.js';
-export { prepareForWallet, type WalletTransaction } from './use-cases/action/wallet.js';
-// The embedded aggregator adapter (packages/adapters, aggregator/local) routes over the project's
-// own pools with the same pricing and reservation as projectSwap, so these stay public for it.
-export {
-  type AggregatorSwapOutcome,
-  aggregatorSwap,
-  mintOf,
-  ppmToFraction,
-} from './use-cases/aggregator-swap.js';
-export { CharityDonationRequest, charityDonate } from './use-cases/charity-donate.js';
-// ── Dependencies of the use-cases ──────────────────────────────────────────────────────────────
-export { type ActionDeps, DEFAULT_POLICIES, type Policies, type ServiceAccounts } from './use-cases/deps.js';
-export { type DonateInput, DonateRequest, donate } from './use-cases/donate.js';
+  type ActionDeps,
+  DEFAULT_POLICIES,
+  type Policies,
+  type ServiceAccounts,
+} from './use-cases/payments/deps.js';
+export { type DonateInput, DonateRequest, donate } from './use-cases/payments/donate.js';
 export {
   type EscrowOutcome,
   type EscrowSettlement,
   getEscrow,
   settleEscrow,
   settleExpiredEscrows,
-} from './use-cases/escrow.js';
-export { MerchantPaymentRequest, merchantPay } from './use-cases/merchant-pay.js';
-export { MintNftRequest, mint } from './use-cases/mint.js';
-export { type PoolSeed, seedPools } from './use-cases/pools.js';
+} from './use-cases/payments/escrow.js';
+export { MerchantPaymentRequest, merchantPay } from './use-cases/payments/merchant-pay.js';
+export { MintNftRequest, mint } from './use-cases/payments/mint.js';
+// The payment pipeline's steps stay internal; its request model and the wallet path (used by the
+// Solana Actions routes) are public.
+export { NFT_LIMITS } from './use-cases/payments/pipeline/parse.js';
+export {
+  ACTION_TYPES,
+  type Action,
+  type ActionOptions,
+  type ActionOutcome,
+  type ActionType,
+} from './use-cases/payments/pipeline/payment.js';
+export { prepareForWallet, type WalletTransaction } from './use-cases/payments/pipeline/wallet.js';
 export {
   type BalanceChange,
   type PreviewOutcome,
   preview,
   TransactionPreviewRequest,
-} from './use-cases/preview.js';
-export { projectSwap, SwapRequest } from './use-cases/project-swap.js';
+} from './use-cases/payments/preview.js';
+export { currencyField, priorityField, tokenPairField } from './use-cases/payments/request-fields.js';
+export { sign, TransactionSignRequest } from './use-cases/payments/sign.js';
+export { type TrackOutcome, track } from './use-cases/payments/track.js';
 export {
   awaitsWalletSignature,
   sweepUnsettled,
   type TrackingPassOptions,
   trackingPass,
-} from './use-cases/refresh.js';
-export { currencyField, priorityField, tokenPairField } from './use-cases/request-fields.js';
-export { sign, TransactionSignRequest } from './use-cases/sign.js';
+} from './use-cases/payments/tracking.js';
+// ── Swaps (interface B): quotes, firm quotes, aggregator swaps, execution, settlement ────────────
+// The embedded aggregator adapter (packages/adapters, aggregator/local) routes over the project's
+// own pools with the same pricing and reservation as projectSwap, so mintOf, ppmToFraction,
+// bestRoute, loadPools and reserveAndBuild stay public for it.
+export {
+  type AggregatorSwapOutcome,
+  aggregatorSwap,
+  mintOf,
+  ppmToFraction,
+} from './use-cases/swaps/aggregator-swap.js';
 export {
   DEFAULT_SWAP_POLICIES,
   type SwapCaller,
   type SwapDeps,
   type SwapPolicies,
-} from './use-cases/swap-deps.js';
-export { type ExecuteSwapOutcome, executeSwap, SwapExecuteRequest } from './use-cases/swap-execute.js';
-// ── Use-cases (interface B): swaps, completion notifications, outbound webhooks ────────────────
-export { type SwapInfo, SwapInfoQuery, swapInfo } from './use-cases/swap-info.js';
-export {
-  type BuiltSwap,
-  bestRoute,
-  loadPools,
-  type PricedRoute,
-  reserveAndBuild,
-} from './use-cases/swap-route.js';
-export { notifySwaps, settleSwaps } from './use-cases/swap-settle.js';
-export { type TrackOutcome, track } from './use-cases/track.js';
+} from './use-cases/swaps/deps.js';
+export { type ExecuteSwapOutcome, executeSwap, SwapExecuteRequest } from './use-cases/swaps/execute.js';
+export { type BuiltSwap, projectSwap, reserveAndBuild } from './use-cases/swaps/firm-quote.js';
+export { type PoolSeed, seedPools } from './use-cases/swaps/pools.js';
+export { type IndicativeQuote, indicativeQuote } from './use-cases/swaps/quote.js';
+export { bestRoute, loadPools, type PricedRoute } from './use-cases/swaps/routing.js';
+export { notifySwaps, settleSwaps } from './use-cases/swaps/settle.js';
+export { type SwapInfo, SwapInfoQuery, swapInfo } from './use-cases/swaps/swap-info.js';
+export { SwapRequest } from './use-cases/swaps/swap-request.js';
 export {
   type CompletionClaim,
   type CompletionResult,
   parseCompletionPayload,
   transactionComplete,
-} from './use-cases/transaction-complete.js';
-export { deliverWebhooks } from './use-cases/webhook-delivery.js';
-// ── Use-cases (interface A webhooks): endpoints and status-change notifications ───────────────
+} from './use-cases/swaps/transaction-complete.js';
+// ── Webhooks: outbound delivery, tenants' endpoints and status-change notifications ──────────────
+export { deliverWebhooks } from './use-cases/webhooks/delivery.js';
 export {
   AdminCreateWebhookEndpointRequest,
   CreateWebhookEndpointRequest,
@@ -328,23 +353,4 @@ export {
   TRANSACTION_EVENT_TYPES,
   transactionEventPayload,
   type WebhookEndpointDeps,
-} from './use-cases/webhook-endpoints.js';
-
-// ── OAuth protocol (framework-free) ────────────────────────────────────────────────────────────
-
-// The authorization server's functions; that module's index lists each name.
-export * from './oauth/index.js';
-// ── Operator use-cases: API keys and tenants ───────────────────────────────────────────────────
-export {
-  type AdminDeps,
-  API_KEY_PREFIX,
-  CreateApiKeyRequest,
-  createApiKey,
-  getApiKey,
-  type IssuedApiKey,
-  listApiKeys,
-  RotateApiKeyRequest,
-  revokeApiKey,
-  rotateApiKey,
-} from './use-cases/admin/api-keys.js';
-export { getTenant, listTenants, UpdateTenantRequest, updateTenant } from './use-cases/admin/tenants.js';
+} from './use-cases/webhooks/endpoints.js';

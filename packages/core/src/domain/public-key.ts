@@ -14,7 +14,7 @@ export type Signature = string & { readonly [signatureBrand]: true };
  * Base58 strings found lately to decode to a given number of bytes. Requests name the same keys
  * and transaction ids again and again (a client tracks one transaction until it settles; its
  * wallet, the mints and the pools' vaults come back in every quote), and the base58 check was 4%
- * of a tracking read (decision 101) and 2% of a firm quote (decision 102). Only well-formed
+ * of a tracking read and 2% of a firm quote in profiles. Only well-formed
  * strings are remembered, first in first out, so a malformed one is judged afresh every time and
  * gets its own message.
  */

@@ -86,7 +86,7 @@ export interface UnsettledCursor {
  * (id, status, last valid block height), re-send it (its wire), reopen an escrow whose payout was
  * lost (kind, escrow id) and walk on (created at). A worker claims every unsettled transaction at
  * least twice, and the full record's other columns were most of the garbage its passes left in
- * the old generation of a busy server (decision 107).
+ * the old generation of a busy server.
  */
 export type ClaimedTransaction = Pick<
   TransactionRecord,

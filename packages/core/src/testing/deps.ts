@@ -1,5 +1,5 @@
 import type { PublicKey } from '../domain/public-key.js';
-import { type ActionDeps, DEFAULT_POLICIES, type Policies } from '../use-cases/deps.js';
+import { type ActionDeps, DEFAULT_POLICIES, type Policies } from '../use-cases/payments/deps.js';
 import { createFakeChain, type FakeChain } from './chain.js';
 import { createFixedClock, createSequentialIds, createTestMac, type FixedClock } from './clock.js';
 import { createFakeFeeOracle } from './fee-oracle.js';
@@ -15,7 +15,7 @@ export interface TestDeps {
 }
 
 /**
- * Every port of the actions use-cases as an in-memory fake, wired like the real composition root:
+ * Every port of the payments use-cases as an in-memory fake, wired like the real composition root:
  * service accounts in the keystore, the treasury funded so it can pay fees.
  */
 export async function createTestDeps(options: { policies?: Partial<Policies> } = {}): Promise<TestDeps> {

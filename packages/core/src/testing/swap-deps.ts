@@ -1,7 +1,7 @@
 import type { PublicKey } from '../domain/public-key.js';
 import type { AggregatorPort } from '../ports/aggregator.js';
-import { type PoolSeed, poolAuthorityName, seedPools } from '../use-cases/pools.js';
-import { DEFAULT_SWAP_POLICIES, type SwapDeps, type SwapPolicies } from '../use-cases/swap-deps.js';
+import { DEFAULT_SWAP_POLICIES, type SwapDeps, type SwapPolicies } from '../use-cases/swaps/deps.js';
+import { type PoolSeed, poolAuthorityName, seedPools } from '../use-cases/swaps/pools.js';
 import { createFakeAggregator } from './aggregator.js';
 import { createTestDeps, type TestDeps } from './deps.js';
 import { createMemoryOAuthStore } from './oauth.js';
