@@ -14,18 +14,10 @@ import {
   withTransaction,
 } from '@token-actions/core';
 import { ResultAsync } from 'neverthrow';
-import { coalesce, type Join, oneByOne } from './coalesce.js';
-import { attempt, storeFailure } from './failure.js';
-import type { SqlClient, SqlExecutor } from './sql.js';
-import {
-  POOL_COLUMNS,
-  REQUEST_COLUMNS,
-  type Row,
-  requestParams,
-  toHops,
-  toPool,
-  toRequest,
-} from './swap-rows.js';
+import { coalesce, type Join, oneByOne } from '../coalesce.js';
+import { attempt, storeFailure } from '../failure.js';
+import type { SqlClient, SqlExecutor } from '../sql.js';
+import { POOL_COLUMNS, REQUEST_COLUMNS, type Row, requestParams, toHops, toPool, toRequest } from './rows.js';
 
 /** A plan's refusal travels out of the SQL transaction as this, so the transaction rolls back. */
 class PlanRefused extends Error {
