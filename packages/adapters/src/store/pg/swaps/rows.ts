@@ -8,17 +8,27 @@ import {
   type SwapStatus,
   type SwapTransaction,
 } from '@token-actions/core';
+import { insertRows, type WrittenColumn } from '../statement.js';
 
 /** How the pool book's rows map to core records (bigints as decimal strings, bytes as base64 in JSON). */
 
-export type Row = Record<string, unknown>;
+const POOL_FIELDS = [
+  'id',
+  'token_a',
+  'token_b',
+  'reserve_a',
+  'reserve_b',
+  'reserved_a',
+  'reserved_b',
+  'fee_bps',
+  'authority',
+  'created_at',
+  'updated_at',
+] as const;
 
-export const POOL_COLUMNS =
-  'id, token_a, token_b, reserve_a, reserve_b, reserved_a, reserved_b, fee_bps, authority, created_at, updated_at';
-export const REQUEST_COLUMNS = `request_id, source, provider, client_id, user_account, input_token, output_token, in_amount,
-  out_amount, min_out_amount, fee_amount, price_impact_ppm, slippage_bps, hops, status, transaction_id, message,
-  signers, presigned, blockhash, last_valid_block_height, fee_lamports, compute_unit_limit, compute_unit_price,
-  signed_wire, expires_at, error, created_at, updated_at, notified_at`;
+/** A pools row as `POOL_COLUMNS` selects it: reading a column it does not select does not compile. */
+export type PoolRow = Readonly<Record<(typeof POOL_FIELDS)[number], unknown>>;
+export const POOL_COLUMNS = POOL_FIELDS.join(', ');
 
 const big = (v: unknown): bigint => {
   if (typeof v === 'string' && /^-?\d+$/.test(v)) return BigInt(v);
@@ -30,7 +40,7 @@ const date = (v: unknown) => (v instanceof Date ? v : new Date(String(v)));
 const bytes = (v: unknown) => new Uint8Array(v as Uint8Array);
 const json = (v: unknown) => (typeof v === 'string' ? JSON.parse(v) : v);
 
-export function toPool(row: Row): PoolRecord {
+export function toPool(row: PoolRow): PoolRecord {
   return {
     id: String(row.id),
     tokenA: String(row.token_a),
@@ -70,14 +80,14 @@ export function toHops(value: unknown): SwapHop[] {
 export const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
 /** The transaction id known at build time: the fee payer's signature, when the service made it. */
-function feePayerSignature(row: Row): { transactionId?: Signature } {
+function feePayerSignature(row: RequestRow): { transactionId?: Signature } {
   const signers = json(row.signers) as string[] | null;
   const presigned = json(row.presigned) as Record<string, string> | null;
   const first = signers?.[0] ? presigned?.[signers[0]] : undefined;
   return first ? { transactionId: encodeBase58(Buffer.from(first, 'base64')) as Signature } : {};
 }
 
-export function toRequest(row: Row): SwapRequestRecord {
+export function toRequest(row: RequestRow): SwapRequestRecord {
   const transaction: SwapTransaction | undefined =
     row.message != null
       ? {
@@ -129,39 +139,71 @@ function presignedJson(presigned: Readonly<Record<string, Uint8Array>>): string 
   return JSON.stringify(Object.fromEntries(Object.entries(presigned).map(([k, v]) => [k, b64(v)])));
 }
 
-/** The statement parameters of a swap request row: REQUEST_COLUMNS, then `pool_ids`. */
-export function requestParams(r: SwapRequestRecord): unknown[] {
-  return [
-    r.requestId,
-    r.source,
-    r.provider,
-    r.clientId,
-    r.user,
-    r.inputToken,
-    r.outputToken,
-    r.inAmount.toString(),
-    r.outAmount.toString(),
-    r.minOutAmount.toString(),
-    r.feeAmount.toString(),
-    r.priceImpactPpm.toString(),
-    r.slippageBps,
-    hopsJson(r.hops),
-    r.status,
-    r.transactionId ?? r.transaction?.transactionId ?? null,
-    r.transaction?.message ?? null,
-    r.transaction ? JSON.stringify(r.transaction.signers) : null,
-    r.transaction ? presignedJson(r.transaction.presigned) : null,
-    r.transaction?.blockhash ?? null,
-    r.transaction?.lastValidBlockHeight.toString() ?? null,
-    r.transaction?.feeLamports.toString() ?? null,
-    r.transaction?.computeUnitLimit ?? null,
-    r.transaction?.computeUnitPrice.toString() ?? null,
-    r.signedWire ?? null,
-    r.expiresAt,
-    r.error ?? null,
-    r.createdAt,
-    r.updatedAt,
-    r.notifiedAt ?? null,
-    [...new Set(r.hops.map((h) => h.pool))],
-  ];
+/** The columns of a swap request, each with the value a record writes to it. */
+const REQUEST_FIELDS = [
+  { name: 'request_id', value: (r: SwapRequestRecord) => r.requestId },
+  { name: 'source', value: (r: SwapRequestRecord) => r.source },
+  { name: 'provider', value: (r: SwapRequestRecord) => r.provider },
+  { name: 'client_id', value: (r: SwapRequestRecord) => r.clientId },
+  { name: 'user_account', value: (r: SwapRequestRecord) => r.user },
+  { name: 'input_token', value: (r: SwapRequestRecord) => r.inputToken },
+  { name: 'output_token', value: (r: SwapRequestRecord) => r.outputToken },
+  { name: 'in_amount', value: (r: SwapRequestRecord) => r.inAmount.toString() },
+  { name: 'out_amount', value: (r: SwapRequestRecord) => r.outAmount.toString() },
+  { name: 'min_out_amount', value: (r: SwapRequestRecord) => r.minOutAmount.toString() },
+  { name: 'fee_amount', value: (r: SwapRequestRecord) => r.feeAmount.toString() },
+  { name: 'price_impact_ppm', value: (r: SwapRequestRecord) => r.priceImpactPpm.toString() },
+  { name: 'slippage_bps', value: (r: SwapRequestRecord) => r.slippageBps },
+  { name: 'hops', cast: 'jsonb', value: (r: SwapRequestRecord) => hopsJson(r.hops) },
+  { name: 'status', value: (r: SwapRequestRecord) => r.status },
+  {
+    name: 'transaction_id',
+    value: (r: SwapRequestRecord) => r.transactionId ?? r.transaction?.transactionId ?? null,
+  },
+  { name: 'message', value: (r: SwapRequestRecord) => r.transaction?.message ?? null },
+  {
+    name: 'signers',
+    cast: 'jsonb',
+    value: (r: SwapRequestRecord) => (r.transaction ? JSON.stringify(r.transaction.signers) : null),
+  },
+  {
+    name: 'presigned',
+    cast: 'jsonb',
+    value: (r: SwapRequestRecord) => (r.transaction ? presignedJson(r.transaction.presigned) : null),
+  },
+  { name: 'blockhash', value: (r: SwapRequestRecord) => r.transaction?.blockhash ?? null },
+  {
+    name: 'last_valid_block_height',
+    value: (r: SwapRequestRecord) => r.transaction?.lastValidBlockHeight.toString() ?? null,
+  },
+  { name: 'fee_lamports', value: (r: SwapRequestRecord) => r.transaction?.feeLamports.toString() ?? null },
+  { name: 'compute_unit_limit', value: (r: SwapRequestRecord) => r.transaction?.computeUnitLimit ?? null },
+  {
+    name: 'compute_unit_price',
+    value: (r: SwapRequestRecord) => r.transaction?.computeUnitPrice.toString() ?? null,
+  },
+  { name: 'signed_wire', value: (r: SwapRequestRecord) => r.signedWire ?? null },
+  { name: 'expires_at', value: (r: SwapRequestRecord) => r.expiresAt },
+  { name: 'error', value: (r: SwapRequestRecord) => r.error ?? null },
+  { name: 'created_at', value: (r: SwapRequestRecord) => r.createdAt },
+  { name: 'updated_at', value: (r: SwapRequestRecord) => r.updatedAt },
+  { name: 'notified_at', value: (r: SwapRequestRecord) => r.notifiedAt ?? null },
+] as const satisfies readonly WrittenColumn<SwapRequestRecord>[];
+
+/** A swap_requests row as `REQUEST_COLUMNS` selects it. */
+export type RequestRow = Readonly<Record<(typeof REQUEST_FIELDS)[number]['name'], unknown>>;
+export const REQUEST_COLUMNS = REQUEST_FIELDS.map((column) => column.name).join(', ');
+
+/**
+ * What a new swap_requests row is written with: every selected column, and `pool_ids` (the pools
+ * the request crosses, once each), which a history page filters on but no record carries.
+ */
+export const REQUEST_INSERT_COLUMNS: readonly WrittenColumn<SwapRequestRecord>[] = [
+  ...REQUEST_FIELDS,
+  { name: 'pool_ids', value: (r) => [...new Set(r.hops.map((h) => h.pool))] },
+];
+
+/** Inserts swap requests, many in one statement, the first placeholder being `$first`. */
+export function insertRequestRows(records: readonly SwapRequestRecord[], first = 1) {
+  return insertRows('swap_requests', REQUEST_INSERT_COLUMNS, records, first);
 }
