@@ -377,7 +377,7 @@ export function listTransactionEvents(
  * where the client can open a transaction. A burst of new rows leaves the table's statistics
  * behind (autovacuum analyzes it a minute later at best): the planner then counts a few dozen
  * unsettled rows, reads all of them and sorts them for every page of 250, so a pass over N rows
- * cost N²/250 (decision 90). `SET LOCAL` holds for this transaction only.
+ * cost N²/250. `SET LOCAL` holds for this transaction only.
  */
 export async function inIndexOrder<T>(sql: SqlExecutor, page: (db: SqlExecutor) => Promise<T>): Promise<T> {
   const client = sql as Partial<SqlClient>;
