@@ -34,24 +34,49 @@ export interface WrittenColumn<R> {
   readonly value: (record: R) => unknown;
 }
 
+/** `name, name, ...`: the column list of `columns`. */
+export function columnList<R>(columns: readonly WrittenColumn<R>[]): string {
+  return columns.map((column) => column.name).join(', ');
+}
+
+/** `$first, $first+1::cast, ...`: the placeholders of one row of `columns`, each with its cast. */
+export function rowPlaceholders<R>(columns: readonly WrittenColumn<R>[], first: number): string {
+  return columns.map((column, i) => `$${first + i}${column.cast ? `::${column.cast}` : ''}`).join(', ');
+}
+
+/** The parameters of one row of `columns`, in column order. */
+export function rowParams<R>(columns: readonly WrittenColumn<R>[], record: R): unknown[] {
+  return columns.map((column) => column.value(record));
+}
+
 /**
- * `INSERT INTO table (columns) VALUES (...), (...)` for many records in one statement, the first
- * placeholder being `$first` (so it can follow another statement's parameters).
+ * `(...), (...)`: the rows of a multi-row `VALUES` list for many records, the first placeholder
+ * being `$first` (so it can follow another statement's parameters).
  */
-export function insertRows<R>(
-  table: string,
+export function valueRows<R>(
   columns: readonly WrittenColumn<R>[],
   records: readonly R[],
   first = 1,
 ): { text: string; params: unknown[] } {
   const params: unknown[] = [];
   const rows = records.map((record) => {
-    const at = first + params.length;
-    for (const column of columns) params.push(column.value(record));
-    return `(${columns.map((column, i) => `$${at + i}${column.cast ? `::${column.cast}` : ''}`).join(',')})`;
+    const row = `(${rowPlaceholders(columns, first + params.length)})`;
+    params.push(...rowParams(columns, record));
+    return row;
   });
+  return { text: rows.join(', '), params };
+}
+
+/** `INSERT INTO table (columns) VALUES (...), (...)` for many records in one statement, from `$first`. */
+export function insertRows<R>(
+  table: string,
+  columns: readonly WrittenColumn<R>[],
+  records: readonly R[],
+  first = 1,
+): { text: string; params: unknown[] } {
+  const values = valueRows(columns, records, first);
   return {
-    text: `INSERT INTO ${table} (${columns.map((column) => column.name).join(', ')}) VALUES ${rows.join(', ')}`,
-    params,
+    text: `INSERT INTO ${table} (${columnList(columns)}) VALUES ${values.text}`,
+    params: values.params,
   };
 }

@@ -8,7 +8,7 @@ import {
   type SwapStatus,
   type SwapTransaction,
 } from '@token-actions/core';
-import { insertRows, type WrittenColumn } from '../statement.js';
+import { columnList, insertRows, type WrittenColumn } from '../statement.js';
 
 /** How the pool book's rows map to core records (bigints as decimal strings, bytes as base64 in JSON). */
 
@@ -192,7 +192,7 @@ const REQUEST_FIELDS = [
 
 /** A swap_requests row as `REQUEST_COLUMNS` selects it. */
 export type RequestRow = Readonly<Record<(typeof REQUEST_FIELDS)[number]['name'], unknown>>;
-export const REQUEST_COLUMNS = REQUEST_FIELDS.map((column) => column.name).join(', ');
+export const REQUEST_COLUMNS = columnList(REQUEST_FIELDS);
 
 /**
  * What a new swap_requests row is written with: every selected column, and `pool_ids` (the pools
