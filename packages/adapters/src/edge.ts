@@ -22,7 +22,7 @@ export { createPostgresClient } from './store/pg/postgres.js';
 export { createRequestScopedSql, type RequestScopedSql, type WaitUntil } from './store/pg/request-scoped.js';
 export type { SqlClient, SqlExecutor } from './store/pg/sql.js';
 export { createPgStore } from './store/pg/store/index.js';
-export { createPgSwapStore } from './store/pg/swap-store.js';
+export { createPgSwapStore } from './store/pg/swaps/index.js';
 export { createPgWebhookEndpointStore } from './store/pg/webhook-endpoints.js';
 export { createPgWebhookStore } from './store/pg/webhook-store.js';
 export { withPoolCache } from './store/swap-cache.js';

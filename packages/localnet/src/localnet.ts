@@ -12,7 +12,7 @@ import { encodeBase58 } from '@token-actions/core';
 import type { Result } from 'neverthrow';
 import { latestBlockhash, moveTo, tick } from './clock/advance.js';
 import { SlotClock } from './clock/slot-clock.js';
-import { type LocalnetConfig, resolveSettings } from './config.js';
+import { type LocalnetConfig, resolveSettings, type Settings } from './config.js';
 import { Listeners, type LocalnetListener } from './events/listeners.js';
 import { indexLanded } from './executor/announce.js';
 import { Ledger } from './executor/ledger.js';
@@ -188,13 +188,10 @@ function resume(state: LocalnetState, replayed: Replayed): void {
 }
 
 /**
- * An in-process Solana localnet on LiteSVM: real programs (System, SPL Token, Token-2022, ATA)
- * executing real transactions, with slots advancing on a timer so statuses move
- * processed -> confirmed -> finalized, a real blockhash validity window, and (with `dataDir`)
- * state that survives restarts, even `kill -9`.
+ * The chain's state at start: replayed from the state directory when there is one (compacted when
+ * its journal has grown), from genesis otherwise.
  */
-export async function createLocalnet(config: LocalnetConfig = {}): Promise<Localnet> {
-  const settings = resolveSettings(config);
+function openState(settings: Settings): LocalnetState {
   const keys = genesisKeys(settings.seed);
   const svm = new Svm();
   const clock = new SlotClock(settings.validity, svm.initialSlot());
@@ -235,6 +232,19 @@ export async function createLocalnet(config: LocalnetConfig = {}): Promise<Local
   }
   checkMints(state);
   state.timeline.mark(clock.slot, history.transactionCount);
+  return state;
+}
+
+/**
+ * An in-process Solana localnet on LiteSVM: real programs (System, SPL Token, Token-2022, ATA)
+ * executing real transactions, with slots advancing on a timer so statuses move
+ * processed -> confirmed -> finalized, a real blockhash validity window, and (with `dataDir`)
+ * state that survives restarts, even `kill -9`.
+ */
+export async function createLocalnet(config: LocalnetConfig = {}): Promise<Localnet> {
+  const settings = resolveSettings(config);
+  const state = openState(settings);
+  const { svm, clock, ledger, history, keys } = state;
 
   let rpcUrl = settings.rpcUrl;
   let wsUrl: string | undefined;

@@ -7,9 +7,9 @@ const transfer = async (chain: Localnet, from: Keypair, to: Keypair, lamports: n
   (await signedTransfer(chain, from, to.publicKey, lamports)).wire;
 
 /**
- * LiteSVM keeps no transaction history of its own (decision 113): a signed transaction is executed
- * at most once because the ledger remembers it while its blockhash is valid, and the slot clock
- * refuses it once that blockhash has passed.
+ * LiteSVM keeps no transaction history of its own (it only held memory): a signed transaction is
+ * executed at most once because the ledger remembers it while its blockhash is valid, and the slot
+ * clock refuses it once that blockhash has passed.
  */
 describe('a transaction is executed at most once, without LiteSVM history', () => {
   it('acknowledges a re-send while remembered, and refuses it once forgotten past its blockhash', async () => {

@@ -93,8 +93,8 @@ describe('LocalnetJournal', () => {
     reopened.close();
   });
 
-  // Decision 93: a write to a file whose fdatasync runs can wait for the disk, so appends are
-  // written by the flush, on the thread pool, never on the caller's thread.
+  // A write to a file whose fdatasync runs can wait for the disk, so appends are written by the
+  // flush, on the thread pool, never on the caller's thread.
   it('writes appends only when a flush makes them durable, and reads them back meanwhile', async () => {
     const dir = fresh();
     const journal = LocalnetJournal.open(dir);

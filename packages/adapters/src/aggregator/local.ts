@@ -15,7 +15,7 @@ import {
   type SwapHop,
   WRAPPED_SOL_MINT,
 } from '@token-actions/core';
-import { errAsync, okAsync, type ResultAsync } from 'neverthrow';
+import { err, errAsync, ok, okAsync, type Result, type ResultAsync } from 'neverthrow';
 
 export type LocalAggregatorDeps = Pick<
   SwapDeps,
@@ -23,6 +23,63 @@ export type LocalAggregatorDeps = Pick<
 >;
 
 const LABEL = 'Token Actions pool';
+
+type Currencies = LocalAggregatorDeps['currencies'];
+
+function currencyOfMint(currencies: Currencies, mint: string): Currency | undefined {
+  return mint === WRAPPED_SOL_MINT ? currencies.native : currencies.all.find((c) => c.mint === mint);
+}
+
+/** A priced route in Jupiter's quote shape, every hop labelled as one of the project's pools. */
+function toQuote(
+  currencies: Currencies,
+  route: { hops: readonly SwapHop[]; outAmount: bigint; minOutAmount: bigint; priceImpactPpm: bigint },
+  inAmount: bigint,
+  slippageBps: number,
+): AggregatorQuote {
+  const mint = (code: string) => mintOf(currencies.byCode(code)!);
+  const first = route.hops[0]!;
+  const last = route.hops[route.hops.length - 1]!;
+  return {
+    inputMint: mint(first.inputToken),
+    inAmount,
+    outputMint: mint(last.outputToken),
+    outAmount: route.outAmount,
+    otherAmountThreshold: route.minOutAmount,
+    swapMode: 'ExactIn',
+    slippageBps,
+    priceImpactPct: ppmToFraction(route.priceImpactPpm),
+    routePlan: route.hops.map((hop) => ({
+      swapInfo: {
+        ammKey: hop.pool,
+        label: LABEL,
+        inputMint: mint(hop.inputToken),
+        outputMint: mint(hop.outputToken),
+        inAmount: hop.inAmount,
+        outAmount: hop.outAmount,
+        feeAmount: hop.feeAmount,
+        feeMint: mint(hop.inputToken),
+      },
+      percent: 100,
+    })),
+  };
+}
+
+/** The currencies a quote's route plan passes through, when each step is one of the local pools and follows the last. */
+function pathOf(currencies: Currencies, plan: AggregatorQuote['routePlan']): Result<string[], DomainError> {
+  const path: string[] = [];
+  for (const [i, step] of plan.entries()) {
+    const from = currencyOfMint(currencies, step.swapInfo.inputMint);
+    const to = currencyOfMint(currencies, step.swapInfo.outputMint);
+    if (!from || !to || (i > 0 && path[path.length - 1] !== from.code)) {
+      return err(domainError('INVALID_INPUT', 'the quote’s route plan is not one of the local pools'));
+    }
+    if (i === 0) path.push(from.code);
+    path.push(to.code);
+  }
+  if (path.length < 2) return err(domainError('INVALID_INPUT', 'the quote has no route'));
+  return ok(path);
+}
 
 /**
  * The embedded default aggregator: routes over the project's own pools (direct, or two hops
@@ -32,49 +89,13 @@ const LABEL = 'Token Actions pool';
  * legs presigned.
  */
 export function createLocalAggregator(deps: LocalAggregatorDeps): AggregatorPort {
-  const currencyOfMint = (mint: string): Currency | undefined =>
-    mint === WRAPPED_SOL_MINT ? deps.currencies.native : deps.currencies.all.find((c) => c.mint === mint);
-
-  const toQuote = (
-    route: { hops: readonly SwapHop[]; outAmount: bigint; minOutAmount: bigint; priceImpactPpm: bigint },
-    inAmount: bigint,
-    slippageBps: number,
-  ): AggregatorQuote => {
-    const mint = (code: string) => mintOf(deps.currencies.byCode(code)!);
-    const first = route.hops[0]!;
-    const last = route.hops[route.hops.length - 1]!;
-    return {
-      inputMint: mint(first.inputToken),
-      inAmount,
-      outputMint: mint(last.outputToken),
-      outAmount: route.outAmount,
-      otherAmountThreshold: route.minOutAmount,
-      swapMode: 'ExactIn',
-      slippageBps,
-      priceImpactPct: ppmToFraction(route.priceImpactPpm),
-      routePlan: route.hops.map((hop) => ({
-        swapInfo: {
-          ammKey: hop.pool,
-          label: LABEL,
-          inputMint: mint(hop.inputToken),
-          outputMint: mint(hop.outputToken),
-          inAmount: hop.inAmount,
-          outAmount: hop.outAmount,
-          feeAmount: hop.feeAmount,
-          feeMint: mint(hop.inputToken),
-        },
-        percent: 100,
-      })),
-    };
-  };
-
   const noRoute = (why: string) => domainError('AGGREGATOR_NO_ROUTE', why);
 
   return {
     name: 'local',
     quote(request) {
-      const input = currencyOfMint(request.inputMint);
-      const output = currencyOfMint(request.outputMint);
+      const input = currencyOfMint(deps.currencies, request.inputMint);
+      const output = currencyOfMint(deps.currencies, request.outputMint);
       if (!input || !output)
         return errAsync(noRoute('token not tradable on the local pools (TOKEN_NOT_TRADABLE)'));
       if (input === output)
@@ -84,23 +105,13 @@ export function createLocalAggregator(deps: LocalAggregatorDeps): AggregatorPort
           .mapErr((e: DomainError) =>
             e.code === 'INSUFFICIENT_LIQUIDITY' ? noRoute(`no route: ${e.message}`) : e,
           )
-          .map((route: PricedRoute) => toQuote(route, request.amount, request.slippageBps)),
+          .map((route: PricedRoute) => toQuote(deps.currencies, route, request.amount, request.slippageBps)),
       );
     },
     swap(request): ResultAsync<AggregatorSwap, DomainError> {
-      const path: string[] = [];
-      for (const [i, step] of request.quote.routePlan.entries()) {
-        const from = currencyOfMint(step.swapInfo.inputMint);
-        const to = currencyOfMint(step.swapInfo.outputMint);
-        if (!from || !to || (i > 0 && path[path.length - 1] !== from.code)) {
-          return errAsync(
-            domainError('INVALID_INPUT', 'the quote’s route plan is not one of the local pools'),
-          );
-        }
-        if (i === 0) path.push(from.code);
-        path.push(to.code);
-      }
-      if (path.length < 2) return errAsync(domainError('INVALID_INPUT', 'the quote has no route'));
+      const planned = pathOf(deps.currencies, request.quote.routePlan);
+      if (planned.isErr()) return errAsync(planned.error);
+      const path = planned.value;
       const now = deps.clock.now();
       return reserveAndBuild(deps, {
         request: {
@@ -125,7 +136,7 @@ export function createLocalAggregator(deps: LocalAggregatorDeps): AggregatorPort
           prioritizationFeeLamports:
             built.transaction.feeLamports - 5_000n * BigInt(built.transaction.signers.length),
           computeUnitLimit: built.transaction.computeUnitLimit,
-          quote: toQuote(built.request, request.quote.inAmount, request.quote.slippageBps),
+          quote: toQuote(deps.currencies, built.request, request.quote.inAmount, request.quote.slippageBps),
           recorded: true,
         }),
       );

@@ -3,9 +3,10 @@ import type { KeySigner } from './encrypted.js';
 
 /**
  * The keystore's signatures with Node's own Ed25519, synchronously on the calling thread: about
- * 20 µs, where `subtle.sign` costs a thread-pool job, its hand-offs and a promise per signature
- * (decision 89). The unsealed key stays a non-extractable CryptoKey; its KeyObject view is kept
- * only as long as the keystore holds that CryptoKey.
+ * 20 µs, where `subtle.sign` costs a thread-pool job, its hand-offs and a promise per signature:
+ * that job's promise was the largest frame of the server's CPU profile under donations. The
+ * unsealed key stays a non-extractable CryptoKey; its KeyObject view is kept only as long as the
+ * keystore holds that CryptoKey.
  */
 export function nodeKeySigner(): KeySigner {
   const views = new WeakMap<CryptoKey, KeyObject>();

@@ -28,7 +28,7 @@ export {
   type PgStoreOptions,
   type TransactionEvent,
 } from './pg/store/index.js';
-export { createPgSwapStore } from './pg/swap-store.js';
+export { createPgSwapStore } from './pg/swaps/index.js';
 export { createPgWebhookEndpointStore } from './pg/webhook-endpoints.js';
 export { createPgWebhookStore } from './pg/webhook-store.js';
 export { type PoolCacheOptions, withPoolCache } from './swap-cache.js';

@@ -36,7 +36,7 @@ describe('randomSigner', () => {
   });
 
   // Generating with `generateKeyPairSync` and exporting deadlocked within 20,000 keys in five
-  // runs out of five (decision 92); the child would never exit, and is killed after a minute.
+  // runs out of five; the child would never exit, and is killed after a minute.
   it('makes 50,000 keys in a row without stopping', async () => {
     const child = spawn(
       process.execPath,

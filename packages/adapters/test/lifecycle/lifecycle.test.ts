@@ -24,9 +24,9 @@ import { createPgliteClient, createPgStore, migrate, type SqlClient } from '../.
 import { type LocalnetChain, openLocalnetChain } from '../chain/localnet.js';
 
 /**
- * Issue 3, must-show 3, on the real localnet and the real store: a transaction whose blockhash
- * expires without landing ends `expired`; one that fails on chain ends `failed` with the
- * program's error in the tracking record.
+ * On the real localnet and the real store: a transaction whose blockhash expires without landing
+ * ends `expired`; one that fails on chain ends `failed` with the program's error in the tracking
+ * record.
  */
 const AS_DEFAULT = { tenant: DEFAULT_TENANT_ACCESS };
 

@@ -18,8 +18,8 @@ const variants = [
 ];
 
 /**
- * Issue 11: a key left in progress by a process that died is resumed as soon as that process's
- * lease lapses, not after the 30 s abandonment window; a live owner keeps its claim.
+ * A key left in progress by a process that died is resumed as soon as that process's lease lapses,
+ * not after the 30 s abandonment window; a live owner keeps its claim.
  */
 describe.each(variants)('idempotency claims and instance leases: $name', (variant) => {
   let opened: { sql: SqlClient; close(): Promise<void> };

@@ -17,9 +17,9 @@ import {
   pendingTransaction,
 } from './harness.js';
 
-// Decision 90: a burst of new unsettled rows after the table was last analyzed made the planner
-// read and sort every unsettled row for each page the tracker claims. A page must be a walk of the
-// unsettled index whatever the statistics say.
+// A burst of new unsettled rows after the table was last analyzed made the planner read and sort
+// every unsettled row for each page the tracker claims. A page must be a walk of the unsettled
+// index whatever the statistics say.
 
 interface Variant {
   name: string;

@@ -59,22 +59,13 @@ function mintedNfts(message: ParsedMessage): [string, string][] {
   return found;
 }
 
-/** After execution: reads what the transaction wrote, remembers it, and writes it to the journal;
- * the caller waits for `disk.durable()` (or syncs) before acknowledging the send. */
-export function recordLanded(
-  state: LocalnetState,
-  landing: Landing,
-  outcome: TransactionMetadata | FailedTransactionMetadata,
-): void {
-  const { svm, clock, ledger, disk, history } = state;
-  const { id, parsed, wire, keys, writable, preBalances } = landing;
-  const failed = outcome instanceof FailedTransactionMetadata;
-  const errJson = failed ? transactionErrorJson(outcome) : undefined;
-  const logs = failed ? logsOf(outcome) : outcome.logs();
-  const unitsConsumed = (failed ? outcome.meta() : outcome).computeUnitsConsumed();
-  const message = parsed.message;
-  const error = errJson === undefined ? undefined : describeTransactionError(errJson, logs, message).message;
-
+/**
+ * The writable accounts as the transaction left them: every balance after it, and (with a journal)
+ * the accounts to store and the ones it closed.
+ */
+function readWritten(state: LocalnetState, landing: Landing) {
+  const { svm, disk, history } = state;
+  const { keys, writable, preBalances } = landing;
   const written: StoredAccountJson[] = [];
   const closedAccounts: string[] = [];
   const postBalances = preBalances.slice();
@@ -88,6 +79,26 @@ export function recordLanded(
     if (after) written.push(storedAccount(after));
     else closedAccounts.push(address);
   }
+  return { written, closedAccounts, postBalances };
+}
+
+/** After execution: reads what the transaction wrote, remembers it, and writes it to the journal;
+ * the caller waits for `disk.durable()` (or syncs) before acknowledging the send. */
+export function recordLanded(
+  state: LocalnetState,
+  landing: Landing,
+  outcome: TransactionMetadata | FailedTransactionMetadata,
+): void {
+  const { clock, ledger, disk, history } = state;
+  const { id, parsed, wire, keys, writable, preBalances } = landing;
+  const failed = outcome instanceof FailedTransactionMetadata;
+  const errJson = failed ? transactionErrorJson(outcome) : undefined;
+  const logs = failed ? logsOf(outcome) : outcome.logs();
+  const unitsConsumed = (failed ? outcome.meta() : outcome).computeUnitsConsumed();
+  const message = parsed.message;
+  const error = errJson === undefined ? undefined : describeTransactionError(errJson, logs, message).message;
+
+  const { written, closedAccounts, postBalances } = readWritten(state, landing);
   const innerInstructions = innerInstructionsOf(outcome);
   const postTokenBalances = tokenBalancesNow(state, keys, message);
   const { preTokenBalances } = landing;

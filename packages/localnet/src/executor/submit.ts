@@ -62,11 +62,11 @@ function landingOf(
 }
 
 /**
- * Lands a transaction after the checks a validator's RPC would make; the one path for every send.
- * A signature already landed is acknowledged again without executing: the ledger is the only
- * dedupe, LiteSVM keeps no history (decision 113). A landed transaction is written to the journal
- * before this returns but not yet durable: `sendDurably` (or a sync) waits for that before the
- * send is acknowledged.
+ * Lands a transaction after the checks a validator's RPC would make; the one path for every send. A
+ * signature already landed is acknowledged again without executing: the ledger is the only dedupe,
+ * since LiteSVM keeps no history (its copy of every result only held memory). A landed transaction
+ * is written to the journal before this returns but not yet durable: `sendDurably` (or a sync)
+ * waits for that before the send is acknowledged.
  */
 export function submit(
   state: LocalnetState,

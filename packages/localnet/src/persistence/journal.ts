@@ -13,12 +13,12 @@ import {
   readSync,
   renameSync,
   unlinkSync,
-  write,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { GroupCommit } from './group-commit.js';
 import { acquireLock, fsyncDirectory, releaseLock } from './lock.js';
+import { writeFully, writeFullySync } from './positional-write.js';
+import { openIfExists, type ReplayVisitor, scanLines } from './read-lines.js';
 import { decodeLine, encodeLine, type JournalRecord, type RecordLocation } from './records.js';
 
 /**
@@ -35,8 +35,8 @@ import { decodeLine, encodeLine, type JournalRecord, type RecordLocation } from 
  * at the next open; a bad line followed by good ones is corruption and stops the start.
  *
  * Appends are kept in memory until a flush writes them, at their offsets, on libuv's thread pool
- * just before its fdatasync (decision 93): a `write` to a file whose fdatasync is running can wait
- * for the disk, and on the event loop that stops every request. A synchronous `sync` writes what is
+ * just before its fdatasync, never on the event loop: a `write` to a file whose fdatasync is
+ * running can wait for the disk, and on the event loop that stops every request. A synchronous `sync` writes what is
  * pending on the calling thread, including bytes a flush is still writing (the same bytes at the
  * same offsets), so the file is always written from its end onward, without holes.
  */
@@ -46,17 +46,6 @@ const READ_CHUNK = 8 * 1024 * 1024;
 const SNAPSHOT_TMP = 'snapshot.jsonl.tmp';
 const JOURNAL = /^journal-(\d+)\.jsonl$/;
 
-function openIfExists(path: string): number | undefined {
-  try {
-    return openSync(path, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
-export type ReplayVisitor = (record: JournalRecord, location: RecordLocation) => void;
-
 /** Opened for positional writes: not O_APPEND, which would make Linux ignore the offsets. */
 const JOURNAL_FLAGS = constants.O_RDWR | constants.O_CREAT;
 
@@ -64,26 +53,6 @@ const JOURNAL_FLAGS = constants.O_RDWR | constants.O_CREAT;
 interface Pending {
   readonly offset: number;
   readonly bytes: Buffer;
-}
-
-/** Writes all of `bytes` at `offset`, on this thread. */
-function writeFullySync(fd: number, bytes: Buffer, offset: number): void {
-  let written = 0;
-  while (written < bytes.length) {
-    written += writeSync(fd, bytes, written, bytes.length - written, offset + written);
-  }
-}
-
-/** Writes all of `bytes` at `offset`, on the thread pool. */
-function writeFully(fd: number, bytes: Buffer, offset: number, done: (error: Error | null) => void): void {
-  let written = 0;
-  const next = (error: Error | null, count: number) => {
-    if (error) return done(error);
-    written += count;
-    if (written >= bytes.length) return done(null);
-    write(fd, bytes, written, bytes.length - written, offset + written, next);
-  };
-  write(fd, bytes, 0, bytes.length, offset, next);
 }
 
 export class LocalnetJournal {
@@ -145,10 +114,14 @@ export class LocalnetJournal {
     if (snapshotFd !== undefined) {
       this.snapshotFd = snapshotFd;
       // A snapshot is complete (it was renamed into place after an fsync): any bad line is corruption.
-      this.scan(snapshotFd, 'snapshot', snapshotPath, false, (record, location) => {
-        if (record.t === 'head') head = record;
-        visit(record, location);
-      });
+      scanLines(
+        snapshotFd,
+        { file: 'snapshot', path: snapshotPath, tornTailAllowed: false, readChunk: this.readChunk },
+        (record, location) => {
+          if (record.t === 'head') head = record;
+          visit(record, location);
+        },
+      );
       if (!head) throw new Error(`${snapshotPath} has no head record`);
       this.generation = head.gen;
     }
@@ -157,10 +130,14 @@ export class LocalnetJournal {
     const existed = existsSync(journalPath);
     this.journalFd = openSync(journalPath, JOURNAL_FLAGS, 0o600);
     const size = fstatSync(this.journalFd).size;
-    const goodBytes = this.scan(this.journalFd, 'journal', journalPath, true, (record, location) => {
-      if (record.t === 'head') head ??= record;
-      visit(record, location);
-    });
+    const goodBytes = scanLines(
+      this.journalFd,
+      { file: 'journal', path: journalPath, tornTailAllowed: true, readChunk: this.readChunk },
+      (record, location) => {
+        if (record.t === 'head') head ??= record;
+        visit(record, location);
+      },
+    );
     if (goodBytes < size) {
       ftruncateSync(this.journalFd, goodBytes);
       fdatasyncSync(this.journalFd);
@@ -169,65 +146,6 @@ export class LocalnetJournal {
     if (!existed) fsyncDirectory(this.dir);
     this.removeStale();
     return head;
-  }
-
-  /**
-   * Visits every line of a file, reading it in chunks. Returns the length of its intact part: the
-   * whole file, or (when allowed) everything before a torn last line.
-   */
-  private scan(
-    fd: number,
-    file: RecordLocation['file'],
-    path: string,
-    tornTailAllowed: boolean,
-    visit: ReplayVisitor,
-  ): number {
-    const size = fstatSync(fd).size;
-    let position = 0;
-    let carry = Buffer.alloc(0);
-    let carryOffset = 0;
-    while (position < size || carry.length > 0) {
-      let buffer = carry;
-      if (position < size) {
-        const chunk = Buffer.alloc(Math.min(this.readChunk, size - position));
-        const read = readSync(fd, chunk, 0, chunk.length, position);
-        position += read;
-        buffer = carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, read)]) : chunk.subarray(0, read);
-      }
-      let offset = 0;
-      for (;;) {
-        const end = buffer.indexOf(0x0a, offset);
-        if (end === -1) break;
-        const line = buffer.subarray(offset, end);
-        const record = decodeLine(line);
-        const at = carryOffset + offset;
-        if (!record) {
-          // Only the last line may be torn; a crash cannot leave a bad line before good ones.
-          if (tornTailAllowed && !this.hasLineAfter(fd, at + line.length + 1, size)) return at;
-          throw new Error(`${path} is corrupt at byte ${at}`);
-        }
-        visit(record, { file, offset: at, length: line.length });
-        offset = end + 1;
-      }
-      carry = buffer.subarray(offset);
-      carryOffset += offset;
-      if (position >= size && carry.length > 0) {
-        // Bytes after the last newline: a line whose write was cut short.
-        if (tornTailAllowed) return carryOffset;
-        throw new Error(`${path} is corrupt at byte ${carryOffset}`);
-      }
-    }
-    return carryOffset;
-  }
-
-  /** Whether a complete line (a newline) follows `from`. */
-  private hasLineAfter(fd: number, from: number, size: number): boolean {
-    const chunk = Buffer.alloc(this.readChunk);
-    for (let position = from; position < size; position += this.readChunk) {
-      const read = readSync(fd, chunk, 0, Math.min(this.readChunk, size - position), position);
-      if (chunk.subarray(0, read).includes(0x0a)) return true;
-    }
-    return false;
   }
 
   private removeStale(): void {

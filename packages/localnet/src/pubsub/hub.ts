@@ -1,7 +1,5 @@
-import { type AccountState, EMPTY_ACCOUNT, encodeAccount } from '../parsed/account.js';
-import { accountMatchesFilters } from '../parsed/filters.js';
 import { toJson } from '../parsed/json.js';
-import { isTokenProgram } from '../parsed/program-ids.js';
+import { notifyAccounts, notifyReceived, notifyTransaction, send, slotUpdates } from './announce.js';
 import {
   COMMITMENT_LEVELS,
   type Commitment,
@@ -10,12 +8,10 @@ import {
   type PubSubChainReader,
   type PubSubEvents,
 } from './events.js';
-import { NOTIFICATION_METHODS, type SubscriptionSpec } from './params.js';
+import type { SubscriptionSpec } from './params.js';
+import { type Sink, SubscriptionRegistry } from './registry.js';
 
-/** One websocket connection, as the hub sees it. */
-export interface Sink {
-  send(text: string): void;
-}
+export type { Sink } from './registry.js';
 
 /** Subscriptions of every connection and the notifications they are owed (agave's `RpcSubscriptions`). */
 export interface SubscriptionHub extends PubSubEvents {
@@ -28,13 +24,6 @@ export interface SubscriptionHub extends PubSubEvents {
   readonly subscriptionCount: number;
 }
 
-interface Subscription {
-  readonly id: number;
-  readonly sink: Sink;
-  readonly spec: SubscriptionSpec;
-  receivedSent: boolean;
-}
-
 /** What landed in one slot, kept until the slot is finalized. */
 interface SlotActivity {
   readonly slot: bigint;
@@ -42,214 +31,54 @@ interface SlotActivity {
   readonly writable: Set<string>;
 }
 
-type Index = Map<string, Set<Subscription>>;
-
-function addTo(index: Index, key: string, sub: Subscription) {
-  let set = index.get(key);
-  if (!set) {
-    set = new Set();
-    index.set(key, set);
-  }
-  set.add(sub);
-}
-
-function removeFrom(index: Index, key: string, sub: Subscription) {
-  const set = index.get(key);
-  if (!set) return;
-  set.delete(sub);
-  if (set.size === 0) index.delete(key);
-}
-
-const commitmentOf = (sub: Subscription): Commitment | undefined =>
-  'commitment' in sub.spec ? sub.spec.commitment : undefined;
-
 export function createSubscriptionHub(reader: PubSubChainReader): SubscriptionHub {
-  let nextId = 0;
-  const subscriptions = new Map<number, Subscription>();
-  const bySink = new Map<Sink, Set<number>>();
-  const bySignature: Index = new Map();
-  const byAccount: Index = new Map();
-  const byProgram: Index = new Map();
-  const byMention: Index = new Map();
-  const allLogs = new Set<Subscription>();
-  const slotWatchers = new Set<Subscription>();
-  const slotUpdateWatchers = new Set<Subscription>();
-  const rootWatchers = new Set<Subscription>();
+  const registry = new SubscriptionRegistry();
+  /** Slots with activity not yet announced at every level. */
   const pending = new Map<bigint, SlotActivity>();
+  /** The highest slot announced at each level. */
   const flushed: Record<Commitment, bigint> = { processed: -1n, confirmed: -1n, finalized: -1n };
   let lastSlot: bigint | undefined;
   let lastRoot = -1n;
   let lastConfirmed = -1n;
 
-  function send(sub: Subscription, resultJson: string) {
-    const method = NOTIFICATION_METHODS[sub.spec.kind];
-    sub.sink.send(
-      `{"jsonrpc":"2.0","method":"${method}","params":{"result":${resultJson},"subscription":${sub.id}}}`,
-    );
-  }
-
-  const withContext = (slot: bigint, valueJson: string) =>
-    `{"context":{"slot":${slot}},"value":${valueJson}}`;
-
-  function remove(sub: Subscription) {
-    subscriptions.delete(sub.id);
-    bySink.get(sub.sink)?.delete(sub.id);
-    const { spec } = sub;
-    if (spec.kind === 'signature') removeFrom(bySignature, spec.signature, sub);
-    else if (spec.kind === 'account') removeFrom(byAccount, spec.pubkey, sub);
-    else if (spec.kind === 'program') removeFrom(byProgram, spec.programId, sub);
-    else if (spec.kind === 'logs') {
-      if (spec.mentions) removeFrom(byMention, spec.mentions, sub);
-      else allLogs.delete(sub);
-    } else if (spec.kind === 'slot') slotWatchers.delete(sub);
-    else if (spec.kind === 'slotsUpdates') slotUpdateWatchers.delete(sub);
-    else rootWatchers.delete(sub);
-  }
-
-  /**
-   * agave's `slotsUpdatesSubscribe`, in the stages a localnet bank has: the new slot's bank is
-   * created, the one before it is frozen (nothing lands in it any more), and the confirmed and
-   * finalized levels move.
-   */
-  function announceSlotUpdates(slot: bigint, previous: bigint | undefined, reached: CommitmentSlots) {
-    const timestamp = Date.now();
-    const updates: unknown[] = [
-      { type: 'createdBank', parent: previous ?? (slot > 0n ? slot - 1n : 0n), slot, timestamp },
-    ];
-    if (previous !== undefined && previous < slot) {
-      const landed = pending.get(previous)?.transactions ?? [];
-      const failed = landed.filter((tx) => tx.err !== null).length;
-      updates.push({
-        type: 'frozen',
-        slot: previous,
-        timestamp,
-        stats: {
-          numTransactionEntries: landed.length,
-          numSuccessfulTransactions: landed.length - failed,
-          numFailedTransactions: failed,
-          maxTransactionsPerEntry: landed.length > 0 ? 1 : 0,
-        },
-      });
-    }
-    if (reached.confirmed > lastConfirmed)
-      updates.push({ type: 'optimisticConfirmation', slot: reached.confirmed, timestamp });
-    if (reached.finalized > lastRoot) updates.push({ type: 'root', slot: reached.finalized, timestamp });
-    const texts = updates.map(toJson);
-    for (const sub of slotUpdateWatchers) for (const text of texts) send(sub, text);
-  }
-
-  function announceTransaction(tx: LandedTransaction, slot: bigint, level: Commitment) {
-    const signatureSubs = bySignature.get(tx.signature);
-    if (signatureSubs) {
-      const value = withContext(slot, toJson({ err: tx.err }));
-      for (const sub of [...signatureSubs]) {
-        if (commitmentOf(sub) !== level) continue;
-        send(sub, value);
-        // agave unsubscribes a signature subscription once it has been notified.
-        remove(sub);
-      }
-    }
-    const logSubs = [...allLogs];
-    for (const key of new Set(tx.accountKeys)) logSubs.push(...(byMention.get(key) ?? []));
-    const value = withContext(slot, toJson({ signature: tx.signature, err: tx.err, logs: tx.logs }));
-    for (const sub of logSubs) if (commitmentOf(sub) === level) send(sub, value);
-  }
-
-  function accountJson(
-    state: AccountState,
-    spec: SubscriptionSpec & { kind: 'account' | 'program' },
-    level: Commitment,
-  ) {
-    const readAccount = (address: string) => reader.getAccount(address, level);
-    return encodeAccount(state, spec.encoding, {
-      readAccount,
-      ...(spec.dataSlice ? { dataSlice: spec.dataSlice } : {}),
-    });
-  }
-
-  function announceAccounts(addresses: Iterable<string>, slot: bigint, level: Commitment) {
-    for (const address of addresses) {
-      const accountSubs = [...(byAccount.get(address) ?? [])].filter((sub) => commitmentOf(sub) === level);
-      const programSubsExist = byProgram.size > 0;
-      if (accountSubs.length === 0 && !programSubsExist) continue;
-      const state = reader.getAccount(address, level);
-      for (const sub of accountSubs) {
-        if (sub.spec.kind !== 'account') continue;
-        // A deleted account is announced as agave's default account: no lamports, owned by the system program.
-        send(sub, withContext(slot, toJson(accountJson(state ?? EMPTY_ACCOUNT, sub.spec, level))));
-      }
-      if (!state) continue;
-      for (const sub of byProgram.get(state.owner) ?? []) {
-        const { spec } = sub;
-        if (spec.kind !== 'program' || spec.commitment !== level) continue;
-        if (!accountMatchesFilters(state.data, spec.filters)) continue;
-        const account = accountJson(state, spec, level);
-        // agave leaves out the accounts jsonParsed cannot render when the subscription is to a token program.
-        if (spec.encoding === 'jsonParsed' && isTokenProgram(spec.programId) && Array.isArray(account.data))
-          continue;
-        send(sub, withContext(slot, toJson({ pubkey: address, account })));
-      }
-    }
-  }
-
   function announce(activity: SlotActivity, level: Commitment) {
-    for (const tx of activity.transactions) announceTransaction(tx, activity.slot, level);
-    announceAccounts(activity.writable, activity.slot, level);
+    for (const tx of activity.transactions) notifyTransaction(registry, tx, activity.slot, level);
+    notifyAccounts(registry, reader, activity.writable, activity.slot, level);
   }
 
-  function sendReceived(signature: string, slot: bigint) {
-    for (const sub of bySignature.get(signature) ?? []) {
-      if (sub.spec.kind !== 'signature' || !sub.spec.enableReceivedNotification || sub.receivedSent) continue;
-      sub.receivedSent = true;
-      send(sub, withContext(slot, '"receivedSignature"'));
-    }
+  function announceSlotUpdates(slot: bigint, reached: CommitmentSlots) {
+    const previous = lastSlot;
+    const landedInPrevious = previous === undefined ? [] : (pending.get(previous)?.transactions ?? []);
+    const texts = slotUpdates(slot, { previous, landedInPrevious, lastConfirmed, lastRoot }, reached);
+    for (const sub of registry.slotUpdateWatchers) for (const text of texts) send(sub, text);
   }
 
   return {
     get subscriptionCount() {
-      return subscriptions.size;
+      return registry.size;
     },
 
     subscribe(sink, spec) {
-      const sub: Subscription = { id: nextId++, sink, spec, receivedSent: false };
-      subscriptions.set(sub.id, sub);
-      let ids = bySink.get(sink);
-      if (!ids) {
-        ids = new Set();
-        bySink.set(sink, ids);
-      }
-      ids.add(sub.id);
-      if (spec.kind === 'signature') addTo(bySignature, spec.signature, sub);
-      else if (spec.kind === 'account') addTo(byAccount, spec.pubkey, sub);
-      else if (spec.kind === 'program') addTo(byProgram, spec.programId, sub);
-      else if (spec.kind === 'logs') {
-        if (spec.mentions) addTo(byMention, spec.mentions, sub);
-        else allLogs.add(sub);
-      } else if (spec.kind === 'slot') slotWatchers.add(sub);
-      else if (spec.kind === 'slotsUpdates') slotUpdateWatchers.add(sub);
-      else rootWatchers.add(sub);
-      return sub.id;
+      return registry.add(sink, spec).id;
     },
 
     unsubscribe(sink, id) {
-      const sub = subscriptions.get(id);
-      if (!sub || sub.sink !== sink) return false;
-      remove(sub);
+      const sub = registry.find(sink, id);
+      if (!sub) return false;
+      registry.remove(sub);
       return true;
     },
 
     dropSink(sink) {
-      for (const id of [...(bySink.get(sink) ?? [])]) {
-        const sub = subscriptions.get(id);
-        if (sub) remove(sub);
-      }
-      bySink.delete(sink);
+      registry.dropSink(sink);
     },
 
-    onReceived: sendReceived,
+    onReceived(signature, slot) {
+      notifyReceived(registry, signature, slot);
+    },
 
     onTransaction(tx) {
-      sendReceived(tx.signature, tx.slot);
+      notifyReceived(registry, tx.signature, tx.slot);
       let activity = pending.get(tx.slot);
       if (!activity) {
         activity = { slot: tx.slot, transactions: [], writable: new Set() };
@@ -260,8 +89,8 @@ export function createSubscriptionHub(reader: PubSubChainReader): SubscriptionHu
       // A slot already past a level (a source that reports late) is announced at once for that level.
       for (const level of COMMITMENT_LEVELS) {
         if (flushed[level] < tx.slot) continue;
-        announceTransaction(tx, tx.slot, level);
-        announceAccounts(tx.writableAccounts, tx.slot, level);
+        notifyTransaction(registry, tx, tx.slot, level);
+        notifyAccounts(registry, reader, tx.writableAccounts, tx.slot, level);
       }
     },
 
@@ -271,10 +100,10 @@ export function createSubscriptionHub(reader: PubSubChainReader): SubscriptionHu
         root: reached.finalized,
         slot,
       });
-      if (slotUpdateWatchers.size > 0) announceSlotUpdates(slot, lastSlot, reached);
+      if (registry.slotUpdateWatchers.size > 0) announceSlotUpdates(slot, reached);
       if (reached.confirmed > lastConfirmed) lastConfirmed = reached.confirmed;
       lastSlot = slot;
-      for (const sub of slotWatchers) send(sub, info);
+      for (const sub of registry.slotWatchers) send(sub, info);
       const slots = [...pending.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       for (const level of COMMITMENT_LEVELS) {
         const target = reached[level];
@@ -287,7 +116,7 @@ export function createSubscriptionHub(reader: PubSubChainReader): SubscriptionHu
       }
       if (reached.finalized > lastRoot) {
         lastRoot = reached.finalized;
-        for (const sub of rootWatchers) send(sub, reached.finalized.toString());
+        for (const sub of registry.rootWatchers) send(sub, reached.finalized.toString());
       }
       for (const at of slots) if (at <= flushed.finalized) pending.delete(at);
     },

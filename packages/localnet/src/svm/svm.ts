@@ -29,9 +29,9 @@ export class Svm {
   constructor() {
     this.svm = new LiteSVM()
       .withLamports(1n << 62n)
-      // No history of LiteSVM's own (decision 113): the ledger remembers a landed transaction
-      // while its blockhash is valid and the slot clock refuses it after, so none executes twice.
-      // LiteSVM's copy of every result only held memory: 46 MiB after 100,000 transactions.
+      // No history of LiteSVM's own: the ledger remembers a landed transaction while its blockhash
+      // is valid and the slot clock refuses it after, so none executes twice. LiteSVM's copy of
+      // every result only held memory: 46 MiB after 100,000 transactions.
       .withTransactionHistory(0n)
       // Expiry is enforced by the slot clock against a real validity window; LiteSVM alone
       // accepts only the latest blockhash.

@@ -12,8 +12,8 @@ export interface NodeSigner {
  * generating one).
  *
  * Not `generateKeyPairSync('ed25519')`: on Node 20 a key pair it made, exported while the
- * generator's job waits for collection, can deadlock the thread (decision 92). The export holds
- * the key's mutex, a collection it triggers destroys the job, and the job's destructor takes the
+ * generator's job waits for collection, can deadlock the thread for good. The export holds the
+ * key's mutex, a collection it triggers destroys the job, and the job's destructor takes the
  * same mutex. A loop of generate-and-export hangs within 20,000 keys. An imported key has no job.
  */
 export function randomSigner(): NodeSigner {

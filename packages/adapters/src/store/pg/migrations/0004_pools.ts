@@ -1,8 +1,9 @@
 import type { Migration } from './types.js';
 
 /**
- * The pool book, swap requests, and webhooks (issue 5). A pool's `reserved_*` is what pending firm
- * quotes promised out of `reserve_*`; the checks keep a promise from ever exceeding the reserve.
+ * The pool book, swap requests, and their completion webhooks, so firm quotes can be priced and
+ * settled against the project's own pools. A pool's `reserved_*` is what pending firm quotes
+ * promised out of `reserve_*`; the checks keep a promise from ever exceeding the reserve.
  */
 export const migration0004: Migration = {
   id: '0004_pools',

@@ -1,10 +1,11 @@
 import type { Migration } from './types.js';
 
 /**
- * Tenants (issue 11). Every API key belongs to one; so do the managed accounts, transactions,
- * escrows and idempotency keys it creates. Rows written before tenants existed belong to the
- * default tenant, which may pay from the treasury (docs/decisions.md). Named keys of the service
- * (treasury, escrow vault, pools) belong to no tenant.
+ * Tenants, so several clients share one service and none sees another's data. Every API key
+ * belongs to one; so do the managed accounts, transactions, escrows and idempotency keys it
+ * creates. Rows written before tenants existed belong to the default tenant, which may pay from
+ * the treasury (`treasury_payments`), as every key could before tenants existed. Named keys of
+ * the service (treasury, escrow vault, pools) belong to no tenant.
  *
  * Idempotency keys were scoped by API key id; they are now scoped by tenant, so a retry with a
  * rotated key still replays. Existing claims and the request keys of their transactions move to

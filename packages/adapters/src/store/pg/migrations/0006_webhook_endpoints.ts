@@ -1,10 +1,10 @@
 import type { Migration } from './types.js';
 
 /**
- * Interface A webhooks (issue 11): the endpoints a tenant registers, and a publication mark on
- * `transaction_events`, which the status change writes in its own statement and so is already an
- * outbox nothing can fall out of. Changes made before endpoints existed are marked published: no
- * endpoint could have asked for them.
+ * Payment webhooks, so a tenant hears of its transactions' outcomes without polling: the endpoints
+ * a tenant registers, and a publication mark on `transaction_events`, which the status change
+ * writes in its own statement and so is already an outbox nothing can fall out of. Changes made
+ * before endpoints existed are marked published: no endpoint could have asked for them.
  */
 export const migration0006: Migration = {
   id: '0006_webhook_endpoints',

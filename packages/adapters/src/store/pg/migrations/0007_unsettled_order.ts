@@ -3,8 +3,8 @@ import type { Migration } from './types.js';
 /**
  * The tracker pages through unsettled transactions by `(created_at, id COLLATE "C")`, ids compared
  * byte-wise whatever the database's collation. The first index kept `id` in the database's
- * collation, so no index gave that order and every page sorted every unsettled row (decision 90).
- * Both statements tolerate an operator having built the index `CONCURRENTLY` beforehand.
+ * collation, so no index gave that order and every page sorted every unsettled row: a pass over
+ * N unsettled rows cost N²/250. Both statements tolerate an operator having built the index `CONCURRENTLY` beforehand.
  */
 export const migration0007: Migration = {
   id: '0007_unsettled_order',

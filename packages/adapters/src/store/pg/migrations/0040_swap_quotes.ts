@@ -4,12 +4,13 @@ import type { Migration } from './types.js';
 export const POOL_CHANGES_CHANNEL = 'token_actions_pool_changes';
 
 /**
- * Quotes from memory (issue 10). Servers keep the pool book in memory; every statement that
- * changes it notifies POOL_CHANGES_CHANNEL at commit, so every process sharing the database drops
- * what it holds. A pool's history size is kept as a counter (`history_count`) by a trigger on each
- * status change, so a page of history needs no count(*). The open-request indexes let the worker
- * find the requests whose outcome can have changed without walking every pending firm quote, and
- * the per-client index keeps the cap on unexecuted quotes from scanning the table.
+ * Quotes from memory, so an indicative quote costs no database round trip. Servers keep the pool
+ * book in memory; every statement that changes it notifies POOL_CHANGES_CHANNEL at commit, so every
+ * process sharing the database drops what it holds. A pool's history size is kept as a counter
+ * (`history_count`) by a trigger on each status change, so a page of history needs no count(*). The
+ * open-request indexes let the worker find the requests whose outcome can have changed without
+ * walking every pending firm quote, and the per-client index keeps the cap on unexecuted quotes
+ * from scanning the table.
  */
 export const migration0040: Migration = {
   id: '0040_swap_quotes',

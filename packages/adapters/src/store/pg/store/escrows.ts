@@ -1,9 +1,11 @@
 import type { StorePort } from '@token-actions/core';
 import { attempt } from '../failure.js';
 import type { SqlExecutor } from '../sql.js';
-import { ESCROW_COLUMNS, escrowParams, placeholders, type Row, toEscrow } from './rows.js';
+import { rowParams, rowPlaceholders } from '../statement.js';
+import { ESCROW_COLUMNS, ESCROW_ROW, type Row, toEscrow } from './rows.js';
 
-const ESCROW_PARAM_COUNT = ESCROW_COLUMNS.split(',').length;
+const INSERT_ESCROW = `INSERT INTO escrows (${ESCROW_COLUMNS}) VALUES (${rowPlaceholders(ESCROW_ROW, 1)})
+  ON CONFLICT DO NOTHING RETURNING id`;
 
 /** Escrows: `held` until one compare-and-set settles them (released or refunded), or a failed settlement reopens them. */
 export function createPgEscrows(sql: SqlExecutor, now: () => Date): StorePort['escrows'] {
@@ -18,13 +20,7 @@ export function createPgEscrows(sql: SqlExecutor, now: () => Date): StorePort['e
   return {
     insert(record) {
       return attempt('escrows.insert', async () => {
-        const inserted = await sql.query(
-          `INSERT INTO escrows (${ESCROW_COLUMNS})
-           VALUES (${placeholders(1, ESCROW_PARAM_COUNT)})
-           ON CONFLICT DO NOTHING
-           RETURNING id`,
-          escrowParams(record),
-        );
+        const inserted = await sql.query(INSERT_ESCROW, rowParams(ESCROW_ROW, record));
         if (inserted.rows.length > 0) return { inserted: true, record };
         // The funding transaction is what makes an escrow unique; an id clash is only a fallback.
         const existing = await sql.query<Row>(

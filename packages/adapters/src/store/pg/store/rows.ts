@@ -9,45 +9,60 @@ import type {
   TransactionRecord,
   TxStatus,
 } from '@token-actions/core';
+import { columnList, type WrittenColumn } from '../statement.js';
 
 /** How the store's rows map to core records: columns out, records in, bigints as decimal strings. */
 
 export type Row = Record<string, unknown>;
 
-export const TX_COLUMNS = `id, kind, status, currency, amount, from_account, to_account, mint, escrow_id, priority,
-  compute_unit_price, compute_unit_limit, fee_lamports, wire, blockhash, last_valid_block_height, slot, error,
-  created_at, updated_at, request_key, tenant`;
+/** The columns of a transaction, each with the value a record writes to it. */
+export const TX_ROW: readonly WrittenColumn<TransactionRecord>[] = [
+  { name: 'id', value: (r) => r.id },
+  { name: 'kind', value: (r) => r.kind },
+  { name: 'status', value: (r) => r.status },
+  { name: 'currency', value: (r) => r.currency ?? null },
+  { name: 'amount', value: (r) => numeric(r.amount) },
+  { name: 'from_account', value: (r) => r.from ?? null },
+  { name: 'to_account', value: (r) => r.to ?? null },
+  { name: 'mint', value: (r) => r.mint ?? null },
+  { name: 'escrow_id', value: (r) => r.escrowId ?? null },
+  { name: 'priority', value: (r) => r.priority ?? null },
+  { name: 'compute_unit_price', value: (r) => numeric(r.computeUnitPrice) },
+  { name: 'compute_unit_limit', value: (r) => r.computeUnitLimit },
+  { name: 'fee_lamports', value: (r) => numeric(r.feeLamports) },
+  { name: 'wire', value: (r) => r.wire },
+  { name: 'blockhash', value: (r) => r.blockhash },
+  { name: 'last_valid_block_height', value: (r) => numeric(r.lastValidBlockHeight) },
+  { name: 'slot', value: (r) => numeric(r.slot) },
+  { name: 'error', value: (r) => r.error ?? null },
+  { name: 'created_at', value: (r) => r.createdAt },
+  { name: 'updated_at', value: (r) => r.updatedAt },
+  { name: 'request_key', value: (r) => r.requestKey ?? null },
+  { name: 'tenant', value: (r) => r.tenant },
+];
+export const TX_COLUMNS = columnList(TX_ROW);
 
 /** The columns of a transaction a tracking pass claims (`ClaimedTransaction`). */
 export const CLAIMED_COLUMNS = 'id, kind, status, escrow_id, last_valid_block_height, created_at, wire';
 
-export const ESCROW_COLUMNS = `id, purpose, payer, beneficiary, currency, amount, status, funding_transaction_id,
-  settlement_transaction_id, expires_at, expiry_action, created_at, updated_at, tenant`;
-
-/** `$first, $first+1, ...`: the placeholders of `count` consecutive parameters. */
-export function placeholders(first: number, count: number): string {
-  return Array.from({ length: count }, (_, i) => `$${first + i}`).join(', ');
-}
-
-/** The statement parameters of an escrow row, in ESCROW_COLUMNS order. */
-export function escrowParams(record: EscrowRecord): unknown[] {
-  return [
-    record.id,
-    record.purpose,
-    record.payer,
-    record.beneficiary,
-    record.currency,
-    numeric(record.amount),
-    record.status,
-    record.fundingTransactionId,
-    record.settlementTransactionId ?? null,
-    record.expiresAt,
-    record.expiryAction,
-    record.createdAt,
-    record.updatedAt,
-    record.tenant,
-  ];
-}
+/** The columns of an escrow, each with the value a record writes to it. */
+export const ESCROW_ROW: readonly WrittenColumn<EscrowRecord>[] = [
+  { name: 'id', value: (r) => r.id },
+  { name: 'purpose', value: (r) => r.purpose },
+  { name: 'payer', value: (r) => r.payer },
+  { name: 'beneficiary', value: (r) => r.beneficiary },
+  { name: 'currency', value: (r) => r.currency },
+  { name: 'amount', value: (r) => numeric(r.amount) },
+  { name: 'status', value: (r) => r.status },
+  { name: 'funding_transaction_id', value: (r) => r.fundingTransactionId },
+  { name: 'settlement_transaction_id', value: (r) => r.settlementTransactionId ?? null },
+  { name: 'expires_at', value: (r) => r.expiresAt },
+  { name: 'expiry_action', value: (r) => r.expiryAction },
+  { name: 'created_at', value: (r) => r.createdAt },
+  { name: 'updated_at', value: (r) => r.updatedAt },
+  { name: 'tenant', value: (r) => r.tenant },
+];
+export const ESCROW_COLUMNS = columnList(ESCROW_ROW);
 
 export function numeric(value: bigint | undefined): string | null {
   return value === undefined ? null : value.toString();
