@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RpcHttpError, RpcNetworkError } from '../../src/chain/rpc/transport/index.js';
-import { A, B, body, type Reply, result, S1, S2, setup, status } from './rpc-transport.support.js';
+import { A, B, body, delayed, type Reply, result, S1, S2, setup, status } from './rpc-transport.support.js';
 
 const TX = ['AQID', { encoding: 'base64', skipPreflight: true, maxRetries: 0 }];
 
@@ -46,7 +46,7 @@ describe('rpc transport: what changes state goes out once', () => {
       'https://send-1.example/tx',
     ]);
     // The hung copy ends on its own at its attempt timeout, leaving no timer behind.
-    await run(new Promise((resolve) => time.sleep(5_000).then(resolve)));
+    await run(time.sleep(5_000));
     expect(events.filter((event) => event.copy).map((event) => [event.endpoint, event.outcome])).toEqual([
       ['https://send-1.example/tx', 'ok'],
       ['https://send-2.example/tx', 'failed'],
@@ -75,6 +75,21 @@ describe('rpc transport: what changes state goes out once', () => {
     const { transport, run } = setup({ [A]: [rejected], [S1]: [result('sig')] }, { sendEndpoints: [S1] });
     const response = await run(transport.fetch(A, { method: 'POST', body: body('sendTransaction', TX) }));
     expect((await response.json()).error.message).toBe('Blockhash not found');
+  });
+
+  it('lets the copies finish when the caller stops waiting', async () => {
+    const { time, transport, run, failure, events } = setup(
+      (clock) => ({ [A]: ['hang'], [S1]: [delayed(clock, 100, result('sig-s1'))] }),
+      { sendEndpoints: [S1] },
+    );
+    const controller = new AbortController();
+    const sending = transport.call('sendTransaction', TX, { signal: controller.signal });
+    controller.abort(new Error('client went away'));
+    expect((await failure(sending)).message).toBe('client went away');
+    await run(time.sleep(1_000));
+    expect(events.map((event) => [event.endpoint, event.outcome, event.copy ?? false])).toEqual([
+      ['https://send-1.example/tx', 'ok', true],
+    ]);
   });
 
   it('sends once to an endpoint that is both the primary and a send endpoint', async () => {

@@ -136,14 +136,12 @@ async function once(
   const copyResults = copies
     .filter((copy) => copy.url !== planned.endpoint.url)
     .map((copy) =>
-      exchange(runtime, copy, request, headers, attemptTimeout(runtime, deadline), options.signal).then(
-        (result) => {
-          emitAttempt(runtime.observer, request, 1, answered(result) ? 'ok' : 'failed', result, true);
-          return result;
-        },
-        // Only the caller's abort lands here; the primary reports it.
-        () => undefined,
-      ),
+      // A copy does not take the caller's signal: the transaction is out, and a caller that stops
+      // waiting for the answer should not lower its chances of landing.
+      exchange(runtime, copy, request, headers, attemptTimeout(runtime, deadline)).then((result) => {
+        emitAttempt(runtime.observer, request, 1, answered(result) ? 'ok' : 'failed', result, true);
+        return result;
+      }),
     );
   if (planned.waitMs > 0) await runtime.sleep(planned.waitMs, options.signal);
   const ticket = runtime.pool.begin(planned.endpoint);
@@ -158,13 +156,13 @@ async function once(
 }
 
 /** The first of `results` to bring a 2xx answer with no JSON-RPC error, if any does. */
-function firstSuccess(results: readonly Promise<ExchangeResult | undefined>[]): Promise<Answer | undefined> {
+function firstSuccess(results: readonly Promise<ExchangeResult>[]): Promise<Answer | undefined> {
   return new Promise((resolve) => {
     let pending = results.length;
     if (pending === 0) resolve(undefined);
     for (const promise of results) {
       void promise.then((result) => {
-        const answer = result?.ok ? result.answer : undefined;
+        const answer = result.ok ? result.answer : undefined;
         if (answer && isSuccess(answer.status) && answer.errors.every((error) => error === undefined)) {
           resolve(answer);
         }
