@@ -6,25 +6,7 @@ export { createJupiterAggregator, type JupiterAggregatorConfig } from './aggrega
 export { createLocalAggregator } from './aggregator/local.js';
 export { discoverRpcCurrencies } from './chain/rpc/discover.js';
 export { createRpcChain, type RpcChainConfig } from './chain/rpc/index.js';
-export {
-  createRpcTransport,
-  DEFAULT_RPC_TRANSPORT_POLICY,
-  type EndpointHealth,
-  JsonRpcResponseError,
-  type RpcAttemptEvent,
-  type RpcAttemptOutcome,
-  RpcBadResponseError,
-  type RpcCallOptions,
-  RpcHttpError,
-  RpcNetworkError,
-  RpcRetriesExhaustedError,
-  type RpcTransport,
-  type RpcTransportConfig,
-  RpcTransportError,
-  type RpcTransportObserver,
-  type RpcTransportPolicy,
-  redactEndpoint,
-} from './chain/rpc/transport/index.js';
+export * from './chain/rpc/transport/index.js';
 export { randomWebSigner } from './chain/shared/ed25519-web.js';
 export type { LocalSigner, NewSigner } from './chain/shared/signer.js';
 export { deriveKey } from './crypto/derive.js';

@@ -18,7 +18,15 @@ import { scrubUrls } from './redact.js';
 import { type RequestOptions, type RequestRuntime, sendRequest } from './request.js';
 
 export type { EndpointHealth } from './endpoints.js';
-export * from './errors.js';
+export {
+  JsonRpcResponseError,
+  RpcBadResponseError,
+  RpcHttpError,
+  RpcNetworkError,
+  RpcRetriesExhaustedError,
+  RpcTransportError,
+  type RpcTransportErrorKind,
+} from './errors.js';
 export type { Sleep } from './exchange.js';
 export type { RpcAttemptEvent, RpcAttemptOutcome, RpcTransportObserver } from './observer.js';
 export {
@@ -27,7 +35,6 @@ export {
   TRANSIENT_AGAVE_ERROR_CODES,
 } from './policy.js';
 export { redactEndpoint } from './redact.js';
-export { parseRetryAfter } from './retry-after.js';
 
 export interface RpcTransportConfig {
   /** JSON-RPC endpoints, the first preferred; calls fail over down the list. */
@@ -73,7 +80,7 @@ export interface RpcTransport {
 }
 
 /** Waits on `setTimeout`; an abort clears the timer (no stray timers keep a process alive). */
-export const timerSleep: Sleep = (ms, signal) =>
+const timerSleep: Sleep = (ms, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason);
