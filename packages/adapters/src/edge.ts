@@ -6,6 +6,7 @@ export { createJupiterAggregator, type JupiterAggregatorConfig } from './aggrega
 export { createLocalAggregator } from './aggregator/local.js';
 export { discoverRpcCurrencies } from './chain/rpc/discover.js';
 export { createRpcChain, type RpcChainConfig } from './chain/rpc/index.js';
+export * from './chain/rpc/transport/index.js';
 export { randomWebSigner } from './chain/shared/ed25519-web.js';
 export type { LocalSigner, NewSigner } from './chain/shared/signer.js';
 export { deriveKey } from './crypto/derive.js';
