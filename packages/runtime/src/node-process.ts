@@ -1,38 +1,32 @@
 import { mkdir } from 'node:fs/promises';
-import {
-  createPgInstanceLease,
-  KEY_CHANGES_CHANNEL,
-  nodeKeySigner,
-  type SqlClient,
-  withApiKeyCache,
-} from '@token-actions/adapters';
-import type { ActionDeps, ClockPort } from '@token-actions/core';
-import type { Localnet } from '@token-actions/localnet';
-import { composeChain } from './chain.js';
+import { createPgInstanceLease, nodeKeySigner, type SqlClient } from '@token-actions/adapters';
+import type { ClockPort } from '@token-actions/core';
+import { type ComposedChain, composeChain } from './chain.js';
 import type { CoreConfig } from './config/fragments.js';
-import { randomIds, systemClock, wireCore } from './core-deps.js';
+import { randomIds, systemClock } from './core-deps.js';
 import { openDatabase } from './database.js';
 import { loadMasterKey } from './keys.js';
 import type { RuntimeLogger } from './logger.js';
+import { finalityWaitMs, type RunningLoops, startLoops } from './loops.js';
+import { listeningCaches } from './node-caches.js';
+import { composePorts, type Ports, type PortsInput } from './ports.js';
 
-export { randomIds, unwrapOrThrow } from './core-deps.js';
-
-/** What every process running the use-cases shares: the ports, wired from config. */
-export interface CoreComposition {
-  readonly deps: ActionDeps;
+/** What a Node process runs on: its data directory, master key, database, lease and chain. */
+export interface NodeProcess {
   readonly sql: SqlClient;
-  readonly isLocalnet: boolean;
-  /** The embedded localnet, when the chain is one (tests advance its slots). */
-  readonly localnet?: Localnet;
   readonly masterKey: Uint8Array;
-  readonly masterKeyGenerated: boolean;
+  readonly chain: ComposedChain;
   /** This process's id in `process_instances`, held by a heartbeat until `close`. */
   readonly instanceId: string;
   close(): Promise<void>;
 }
 
-/** The composition root shared by the server and the standalone worker. */
-export async function composeCore(config: CoreConfig, logger: RuntimeLogger): Promise<CoreComposition> {
+/**
+ * The part of a Node process's composition the server and the worker share: DATA_DIR (created
+ * 0700), the master key (generated with a warning when neither configured nor on disk), the
+ * migrated database, the instance lease, and the chain (embedded localnet or JSON-RPC).
+ */
+export async function openNodeProcess(config: CoreConfig, logger: RuntimeLogger): Promise<NodeProcess> {
   await mkdir(config.DATA_DIR, { recursive: true, mode: 0o700 });
   const master = await loadMasterKey(config);
   if (master.generated) {
@@ -41,42 +35,67 @@ export async function composeCore(config: CoreConfig, logger: RuntimeLogger): Pr
       'GENERATED A NEW KEYSTORE MASTER KEY: every managed account is encrypted under it. Back it up; set KEYSTORE_MASTER_KEY in production.',
     );
   }
-
   const sql = await openDatabase(config, { logger });
   const instance = await holdInstanceLease(sql, config, systemClock, logger);
-  const composedChain = await composeChain(config, master.key, logger);
-  const wired = await wireCore({
-    config,
-    sql,
-    masterKey: master.key,
-    chain: composedChain,
-    instanceId: instance.id,
-    keySigner: nodeKeySigner(),
-  });
-  // API keys are verified from memory for at most API_KEY_CACHE_TTL_MS; a revocation reaches every
-  // process sharing the database through LISTEN/NOTIFY at once (only processes that verify keys
-  // listen). Edge isolates keep no such cache: they read the key on each request.
-  const keyCache = withApiKeyCache(wired.store, {
-    ttlMs: config.API_KEY_CACHE_TTL_MS,
-    ...(sql.listen ? { subscribe: (handlers) => sql.listen!(KEY_CHANGES_CHANNEL, handlers) } : {}),
-  });
-  const deps: ActionDeps = { ...wired, store: keyCache.store };
-
+  const chain = await composeChain(config, master.key, logger);
   return {
-    deps,
     sql,
-    isLocalnet: composedChain.isLocalnet,
-    ...(composedChain.localnet ? { localnet: composedChain.localnet } : {}),
     masterKey: master.key,
-    masterKeyGenerated: master.generated,
+    chain,
     instanceId: instance.id,
     async close() {
-      await keyCache.close();
       await instance.stop();
-      await composedChain.close();
+      await chain.close();
       await sql.close();
     },
   };
+}
+
+/**
+ * The ports of a Node process over what `openNodeProcess` opened: writes coalesced (the
+ * connection pool is the process's own), idempotency claims under its lease, keys signed by
+ * node:crypto, and the API-key cache, which every Node process keeps (it listens only once a key
+ * is verified).
+ */
+export function composeNodePorts(
+  node: NodeProcess,
+  input: Pick<PortsInput, 'config' | 'logger' | 'seedPools' | 'metrics'> & {
+    readonly config: CoreConfig;
+    /** The caches only a serving process needs. */
+    readonly serving: boolean;
+  },
+): Promise<Ports> {
+  const { config, serving } = input;
+  return composePorts({
+    config,
+    sql: node.sql,
+    masterKey: node.masterKey,
+    chain: node.chain,
+    logger: input.logger,
+    coalesceWrites: true,
+    instanceId: node.instanceId,
+    keySigner: nodeKeySigner(),
+    caches: listeningCaches(node.sql, config, { apiKeys: true, accessTokens: serving, pools: serving }),
+    seedPools: input.seedPools,
+    ...(input.metrics ? { metrics: input.metrics } : {}),
+  });
+}
+
+/** The background loops of a Node process over its ports, on a timer of WORKER_INTERVAL_MS. */
+export function startNodeLoops(
+  ports: Pick<Ports, 'deps' | 'swaps'>,
+  config: CoreConfig,
+  logger: RuntimeLogger,
+  workerId?: string,
+): RunningLoops {
+  return startLoops(ports.deps, {
+    intervalMs: config.WORKER_INTERVAL_MS,
+    finalityWaitMs: finalityWaitMs(config),
+    logger,
+    ...(workerId ? { workerId } : {}),
+    swaps: ports.swaps.deps,
+    webhookEndpoints: ports.swaps.webhookEndpoints,
+  });
 }
 
 /**
