@@ -1,5 +1,6 @@
 import {
   KEY_CHANGES_CHANNEL,
+  type KeyChangeHandlers,
   OAUTH_TOKEN_CHANGES_CHANNEL,
   POOL_CHANGES_CHANNEL,
   type SqlClient,
@@ -23,12 +24,7 @@ export function listeningCaches(
   which: { readonly apiKeys: boolean; readonly accessTokens: boolean; readonly pools: boolean },
 ): ListeningCaches {
   const on = (channel: string) =>
-    sql.listen
-      ? {
-          subscribe: (handlers: Parameters<NonNullable<SqlClient['listen']>>[1]) =>
-            sql.listen!(channel, handlers),
-        }
-      : {};
+    sql.listen ? { subscribe: (handlers: KeyChangeHandlers) => sql.listen!(channel, handlers) } : {};
   const ttlMs = config.API_KEY_CACHE_TTL_MS;
   return {
     ...(which.apiKeys
