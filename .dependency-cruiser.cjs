@@ -65,7 +65,7 @@ module.exports = {
     {
       name: 'apps-import-no-adapters',
       comment:
-        'an app is built from the runtime\'s compositions (composeServer, composeEdge, composeWorker, ' +
+        "an app is built from the runtime's compositions (composeServer, composeEdge, composeWorker, " +
         'composeClientRegistry), so each store is built and wrapped in one place: its source imports ' +
         'no adapter and not the localnet (its tests may).',
       severity: 'error',

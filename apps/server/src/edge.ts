@@ -1,4 +1,4 @@
-import { composeEdge, type EdgeIsolate, parseEnv } from '@token-actions/runtime/edge';
+import { type AppParts, composeEdge, type EdgeIsolate, parseEnv } from '@token-actions/runtime/edge';
 import type { ExecutionContext } from 'hono';
 import { createApp } from './app.js';
 import { type EdgeConfig, EdgeConfigSchema } from './edge/config.js';
@@ -11,7 +11,7 @@ type App = ReturnType<typeof createApp>;
 interface Isolate {
   readonly composition: EdgeIsolate;
   /** The app, built on the first request: the OAuth issuer is PUBLIC_BASE_URL, or that request's origin. */
-  app(parts: Parameters<typeof appServices>[0], origin: string): App;
+  app(parts: AppParts, origin: string): App;
 }
 
 let isolate: Isolate | undefined;

@@ -1,11 +1,10 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ActionDeps } from '@token-actions/core';
-import type { AppParts } from '@token-actions/runtime/edge';
+import type { AppParts, ServerMetrics } from '@token-actions/runtime/edge';
 import type { ServerConfig } from './config.js';
 import type { DocsBundle } from './docs/assets.js';
 import type { ReadinessChecks } from './http/readiness.js';
 import type { Logger } from './logger.js';
-import type { ServerMetrics } from './observability/metrics.js';
 import type { InterfaceBServices } from './routes/b/index.js';
 import type { WebhookEndpointServices } from './routes/webhook-endpoints.js';
 
