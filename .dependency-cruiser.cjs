@@ -1,7 +1,8 @@
 /**
- * The layer rules of DESIGN.md section 1, checked by `pnpm lint`:
- * core imports nothing of ours; adapters and localnet import only core; runtime and the apps
- * import packages; no app imports another app.
+ * The layer rules, checked by `pnpm lint`: core imports nothing of ours; adapters and localnet
+ * import only core; runtime wires them into one composition per process shape; the apps are
+ * built from those compositions (never from an adapter or the localnet) and no app imports
+ * another app.
  *
  * A workspace import resolves to `packages/<name>/...` once that package is built, and stays the
  * bare name `@token-actions/<name>` when it is not (or, like an app, exports nothing): every rule
@@ -60,6 +61,16 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/localnet/src/' },
       to: { path: OURS_EXCEPT_CORE, pathNot: '^packages/localnet/' },
+    },
+    {
+      name: 'apps-import-no-adapters',
+      comment:
+        "an app is built from the runtime's compositions (composeServer, composeEdge, composeWorker, " +
+        'composeClientRegistry), so each store is built and wrapped in one place: its source imports ' +
+        'no adapter and not the localnet (its tests may).',
+      severity: 'error',
+      from: { path: '^apps/[^/]+/src/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(packages/(adapters|localnet)/|@token-actions/(adapters|localnet)(/|$))' },
     },
     {
       name: 'packages-never-import-apps',

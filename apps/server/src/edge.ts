@@ -1,21 +1,22 @@
-import { createRequestScopedSql, type RequestScopedSql } from '@token-actions/adapters/edge';
-import { parseEnv } from '@token-actions/runtime/edge';
+import { type AppParts, composeEdge, type EdgeIsolate, parseEnv } from '@token-actions/runtime/edge';
 import type { ExecutionContext } from 'hono';
-import { composeEdge, type EdgeComposition } from './edge/compose.js';
+import { createApp } from './app.js';
 import { type EdgeConfig, EdgeConfigSchema } from './edge/config.js';
 import { createEdgeLogger } from './edge/logger.js';
+import { appServices } from './services.js';
 
 type Env = Record<string, unknown>;
+type App = ReturnType<typeof createApp>;
 
 interface Isolate {
-  readonly db: RequestScopedSql;
-  /** Resolved inside the first invocation's scope: composing reads the service keys. */
-  composed(): Promise<EdgeComposition>;
+  readonly composition: EdgeIsolate;
+  /** The app, built on the first request: the OAuth issuer is PUBLIC_BASE_URL, or that request's origin. */
+  app(parts: AppParts, origin: string): App;
 }
 
 let isolate: Isolate | undefined;
 
-/** Composed once per isolate from the bindings; a failed composition is retried by the next call. */
+/** Composed once per isolate from the bindings. */
 function isolateFor(env: Env): Isolate {
   if (isolate) return isolate;
   const vars = Object.fromEntries(
@@ -23,20 +24,21 @@ function isolateFor(env: Env): Isolate {
   );
   const config: EdgeConfig = parseEnv(EdgeConfigSchema, vars);
   const logger = createEdgeLogger(config.LOG_LEVEL);
-  const db = createRequestScopedSql({ connectionString: config.DATABASE_URL });
-  let composition: Promise<EdgeComposition> | undefined;
+  let app: App | undefined;
   isolate = {
-    db,
-    composed() {
-      composition ??= composeEdge(config, db, logger).catch((error: unknown) => {
-        logger.error(
-          { err: error instanceof Error ? error.message : String(error) },
-          'edge composition failed',
-        );
-        composition = undefined;
-        throw error;
-      });
-      return composition;
+    composition: composeEdge(config, logger),
+    app(parts, origin) {
+      app ??= createApp(
+        appServices(parts, {
+          config,
+          logger,
+          issuer: config.PUBLIC_BASE_URL ?? origin,
+          // Registers OAuth clients only: the admin API is served by the Node server.
+          ...(config.OAUTH_ADMIN_TOKEN ? { adminToken: config.OAUTH_ADMIN_TOKEN } : {}),
+          adminApi: false,
+        }),
+      );
+      return app;
     },
   };
   return isolate;
@@ -45,17 +47,16 @@ function isolateFor(env: Env): Isolate {
 /**
  * The edge entry (workerd, Cloudflare Workers): the same app as on Node behind `fetch`, and the
  * background loops on a cron trigger, each run doing one pass. Every invocation gets its own
- * PostgreSQL connections (see createRequestScopedSql).
+ * PostgreSQL connections (the runtime's composeEdge).
  */
 export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    const { db, composed } = isolateFor(env);
-    return db.scope(ctx, async () => {
-      return (await composed()).app(new URL(request.url).origin).fetch(request, env, ctx);
-    });
+    const { composition, app } = isolateFor(env);
+    return composition.run(ctx, async (parts) =>
+      app(parts, new URL(request.url).origin).fetch(request, env, ctx),
+    );
   },
   scheduled(_event: unknown, env: Env, ctx: ExecutionContext): Promise<void> {
-    const { db, composed } = isolateFor(env);
-    return db.scope(ctx, async () => (await composed()).runLoopsOnce());
+    return isolateFor(env).composition.run(ctx, (composed) => composed.runLoopsOnce());
   },
 };

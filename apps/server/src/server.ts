@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { finalityWaitMs, startLoops } from '@token-actions/runtime';
+import { composeServer, type ServerComposition } from '@token-actions/runtime';
 import { resolveAdminToken } from './admin/token.js';
 import { createApp } from './app.js';
-import { compose } from './compose.js';
 import type { ServerConfig } from './config.js';
 import { type DevCredentials, ensureDevApiKey, writeDevCredentials } from './dev-credentials.js';
 import { nodeDocsBundle } from './docs/node-assets.js';
@@ -13,12 +12,13 @@ import { closeIdleWithoutResets } from './http/keep-alive.js';
 import { SecuredResponse } from './http/secured-response.js';
 import type { Logger } from './logger.js';
 import { seedDemoClient } from './oauth/index.js';
+import { appServices } from './services.js';
 
 export interface RunningServer {
   readonly baseUrl: string;
   readonly credentials: DevCredentials;
   readonly credentialsPath: string;
-  readonly composition: Awaited<ReturnType<typeof compose>>;
+  readonly composition: ServerComposition;
   /** The router that matches requests, once one has been answered (`SmartRouter + RegExpRouter`). */
   routerName(): string;
   /** One pass of the worker loops, for tests that do not want to wait for the timer. */
@@ -33,7 +33,7 @@ const CONNECTION_SWEEP_MS = 1_000;
 
 /** Starts the service on Node: composition, HTTP listener, in-process worker loops, dev credentials. */
 export async function startServer(config: ServerConfig, logger: Logger): Promise<RunningServer> {
-  const composition = await compose(config, logger);
+  const composition = await composeServer(config, logger);
   const { deps } = composition;
   const apiKey = await ensureDevApiKey(config.DATA_DIR, deps);
   const adminToken = await resolveAdminToken(config, composition.isLocalnet);
@@ -55,7 +55,8 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
       keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       connectionsCheckingInterval: CONNECTION_SWEEP_MS,
-      // Security headers added as each answer is written (decision 91).
+      // Security headers added as each answer's head is written: the middleware then leave the
+      // response alone, sparing @hono/node-server a Headers copy of every answer.
       ServerResponse: SecuredResponse,
     },
     listener,
@@ -70,64 +71,20 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const host = config.HOST === '0.0.0.0' || config.HOST === '::' ? '127.0.0.1' : config.HOST;
   const baseUrl = config.PUBLIC_BASE_URL ?? `http://${host}:${port}`;
 
-  const app = createApp({
-    deps,
-    logger,
-    maxBodyBytes: config.MAX_BODY_BYTES,
-    isLocalnet: composition.isLocalnet,
-    ...(config.CORS_ALLOWED_ORIGINS ? { corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS } : {}),
-    ...(composition.localnet ? { genesisHash: composition.localnet.genesisHash } : {}),
-    docsBundle: nodeDocsBundle(),
-    webhookEndpoints: {
-      store: composition.swaps.webhookEndpoints,
-      outbound: composition.swaps.webhookUrls,
-      deliveries: composition.swaps.deps.webhooks,
-      secretFor: composition.swaps.endpointSecretFor,
-    },
-    ...(adminToken ? { adminToken } : {}),
-    metrics: {
-      instruments: composition.metrics,
-      access: {
-        // The admin API's token (ADMIN_TOKEN, its old name, or generated on a localnet) scrapes it.
-        ...(adminToken ? { token: adminToken } : {}),
-        open: config.METRICS_PUBLIC,
-      },
-    },
-    readiness: {
-      database: () => composition.sql.query('SELECT 1'),
-      chain: async () => {
-        const height = await deps.chain.getBlockHeight();
-        if (height.isErr()) throw new Error(height.error.message);
-      },
-    },
-    interfaceB: {
-      issuer: baseUrl,
-      oauthStore: composition.oauthStore,
-      rateLimiter: composition.rateLimiter,
-      clock: deps.clock,
+  const app = createApp(
+    appServices(composition, {
+      config,
       logger,
-      limits: {
-        perClientPerMinute: config.RATE_LIMIT_PER_MINUTE,
-        perAddressPerMinute: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
-      },
+      issuer: baseUrl,
+      // ADMIN_TOKEN, its old name, or generated on a localnet: the admin API, /metrics, client registration.
       ...(adminToken ? { adminToken } : {}),
-      accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
-      refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
-      ...(composition.isLocalnet ? { siwsChainId: 'localnet' } : {}),
-      swaps: composition.swaps,
-    },
-  });
+      adminApi: true,
+      docsBundle: nodeDocsBundle(),
+    }),
+  );
   handler = app.fetch;
 
-  const loops = config.RUN_WORKER
-    ? startLoops(deps, {
-        intervalMs: config.WORKER_INTERVAL_MS,
-        finalityWaitMs: finalityWaitMs(config),
-        logger,
-        swaps: composition.swaps.deps,
-        webhookEndpoints: composition.swaps.webhookEndpoints,
-      })
-    : undefined;
+  const loops = config.RUN_WORKER ? composition.startLoops() : undefined;
 
   const oauth = composition.isLocalnet
     ? await seedDemoClient({ store: composition.oauthStore, clock: deps.clock, issuer: baseUrl })

@@ -1,13 +1,14 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ActionDeps } from '@token-actions/core';
+import type { AppParts, ServerMetrics } from '@token-actions/runtime/edge';
+import type { ServerConfig } from './config.js';
 import type { DocsBundle } from './docs/assets.js';
 import type { ReadinessChecks } from './http/readiness.js';
 import type { Logger } from './logger.js';
-import type { ServerMetrics } from './observability/metrics.js';
 import type { InterfaceBServices } from './routes/b/index.js';
 import type { WebhookEndpointServices } from './routes/webhook-endpoints.js';
 
-/** What the HTTP app needs, built by a composition root (compose.ts, or a test). */
+/** What the HTTP app needs: built by `appServices` from a process's composition, or by a test. */
 export interface AppServices {
   readonly deps: ActionDeps;
   readonly logger: Logger;
@@ -36,4 +37,72 @@ export interface AppServices {
   readonly webhookEndpoints?: WebhookEndpointServices;
   /** Mounts further routers on the root app. */
   readonly mount?: (app: OpenAPIHono) => void;
+}
+
+/** What an entry adds to its composition's parts: its settings, logger and public URL. */
+export interface AppSettings {
+  readonly config: Pick<
+    ServerConfig,
+    | 'MAX_BODY_BYTES'
+    | 'CORS_ALLOWED_ORIGINS'
+    | 'RATE_LIMIT_PER_MINUTE'
+    | 'RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE'
+    | 'ACCESS_TOKEN_TTL_SEC'
+    | 'REFRESH_TOKEN_TTL_SEC'
+    | 'METRICS_PUBLIC'
+  >;
+  readonly logger: Logger;
+  /** The OAuth issuer: the service's public URL. */
+  readonly issuer: string;
+  /** The operator token: it registers OAuth clients, and with `adminApi` also guards the admin
+   * API and `/metrics`. */
+  readonly adminToken?: string;
+  /** Serve the admin API; the edge worker does not (its operator token only registers clients). */
+  readonly adminApi: boolean;
+  readonly docsBundle?: DocsBundle;
+}
+
+/**
+ * The HTTP app's settings from a process's composition, for every entry (Node and edge): the
+ * parts a process shape lacks (metrics, readiness, tenant webhooks) leave their routes unmounted.
+ */
+export function appServices(parts: AppParts, settings: AppSettings): AppServices {
+  const { config, logger } = settings;
+  const operator = settings.adminApi ? settings.adminToken : undefined;
+  return {
+    deps: parts.deps,
+    logger,
+    maxBodyBytes: config.MAX_BODY_BYTES,
+    isLocalnet: parts.isLocalnet,
+    ...(config.CORS_ALLOWED_ORIGINS ? { corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS } : {}),
+    ...(parts.genesisHash ? { genesisHash: parts.genesisHash } : {}),
+    ...(settings.docsBundle ? { docsBundle: settings.docsBundle } : {}),
+    ...(parts.webhookEndpoints ? { webhookEndpoints: parts.webhookEndpoints } : {}),
+    ...(operator ? { adminToken: operator } : {}),
+    ...(parts.metrics
+      ? {
+          metrics: {
+            instruments: parts.metrics,
+            access: { ...(operator ? { token: operator } : {}), open: config.METRICS_PUBLIC },
+          },
+        }
+      : {}),
+    ...(parts.readiness ? { readiness: parts.readiness } : {}),
+    interfaceB: {
+      issuer: settings.issuer,
+      oauthStore: parts.oauthStore,
+      rateLimiter: parts.rateLimiter,
+      clock: parts.deps.clock,
+      logger,
+      limits: {
+        perClientPerMinute: config.RATE_LIMIT_PER_MINUTE,
+        perAddressPerMinute: config.RATE_LIMIT_UNAUTHENTICATED_PER_MINUTE,
+      },
+      ...(settings.adminToken ? { adminToken: settings.adminToken } : {}),
+      accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
+      refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
+      ...(parts.isLocalnet ? { siwsChainId: 'localnet' } : {}),
+      swaps: parts.swaps,
+    },
+  };
 }

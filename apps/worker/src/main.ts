@@ -1,20 +1,13 @@
-import { createPgOAuthStore } from '@token-actions/adapters';
-import {
-  boundHeapGrowth,
-  composeCore,
-  composeSwaps,
-  finalityWaitMs,
-  parseEnv,
-  startLoops,
-} from '@token-actions/runtime';
+import { boundHeapGrowth, composeWorker, parseEnv } from '@token-actions/runtime';
 import { pino } from 'pino';
 import { type WorkerConfig, WorkerConfigSchema } from './config.js';
 
 /**
  * The worker as a process of its own: confirmation tracking, rebroadcast, escrow expiry and
- * cleanup, sharing PostgreSQL with the servers (leases keep workers off each other's
- * transactions) and reaching the chain over JSON-RPC. In the embedded default the server runs
- * these loops in-process instead, because one process owns the in-process chain.
+ * cleanup, swap settlement and webhook delivery, sharing PostgreSQL with the servers (leases keep
+ * workers off each other's transactions) and reaching the chain over JSON-RPC. In the embedded
+ * default the server runs these loops in-process instead, because one process owns the
+ * in-process chain.
  */
 async function main() {
   boundHeapGrowth();
@@ -26,24 +19,9 @@ async function main() {
     process.exit(2);
   }
   const logger = pino({ level: config.LOG_LEVEL, base: undefined });
-  const core = await composeCore(config, logger);
+  const worker = await composeWorker(config, logger);
   const workerId = config.WORKER_ID ?? `worker-${process.pid}`;
-  // Swap settlement and webhook delivery run here too, so servers can run with RUN_WORKER=false.
-  const swaps = await composeSwaps({
-    config,
-    core,
-    oauthStore: createPgOAuthStore(core.sql),
-    logger,
-    seedPools: false,
-  });
-  const loops = startLoops(core.deps, {
-    intervalMs: config.WORKER_INTERVAL_MS,
-    finalityWaitMs: finalityWaitMs(config),
-    logger,
-    workerId,
-    swaps: swaps.deps,
-    webhookEndpoints: swaps.webhookEndpoints,
-  });
+  const loops = worker.startLoops(workerId);
   logger.info({ workerId, rpcUrl: config.SOLANA_RPC_URL }, 'worker running');
 
   let closing = false;
@@ -52,7 +30,7 @@ async function main() {
     closing = true;
     logger.info({ signal }, 'worker stopping');
     await loops.stop();
-    await core.close();
+    await worker.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -2,17 +2,23 @@ import {
   createEncryptedKeystore,
   createFeeOracle,
   createHmacMac,
-  createPgStore,
   deriveKey,
   type KeySigner,
   type SqlClient,
-  withSettledTransactionCache,
 } from '@token-actions/adapters/edge';
-import type { ActionDeps, ChainPort, ClockPort, Currencies, IdsPort, PublicKey } from '@token-actions/core';
-import type { ChainConfig, PolicyConfig, StateConfig } from './config/fragments.js';
+import type {
+  ActionDeps,
+  ChainPort,
+  ClockPort,
+  Currencies,
+  IdsPort,
+  PublicKey,
+  StorePort,
+} from '@token-actions/core';
+import type { ChainConfig, PolicyConfig } from './config/fragments.js';
 
-// The part of the composition root with no file system, embedded database or embedded chain:
-// Node processes (composeCore) and edge workers (runtime/edge) wire the use-cases' ports here.
+// The use-cases' ports with no file system, embedded database or embedded chain in them, so
+// every process shape (Node server, worker, edge isolate) wires them here.
 
 export const systemClock: ClockPort = { now: () => new Date() };
 
@@ -48,38 +54,25 @@ export function unwrapOrThrow<T>(
 }
 
 export interface WireCoreInput {
-  readonly config: PolicyConfig &
-    Pick<StateConfig, 'IDEMPOTENCY_ABANDON_MS'> &
-    Pick<ChainConfig, 'TREASURY_AIRDROP_SOL'>;
+  readonly config: PolicyConfig & Pick<ChainConfig, 'TREASURY_AIRDROP_SOL'>;
   readonly sql: SqlClient;
+  /** The transaction, idempotency, API-key and tenant store, already wrapped (`composeStores`). */
+  readonly store: StorePort;
   readonly masterKey: Uint8Array;
   readonly chain: {
     readonly chain: ChainPort;
     readonly currencies: Currencies;
     readonly isLocalnet: boolean;
   };
-  /** This process's instance lease: idempotency keys it claims are taken over once it lapses. */
-  readonly instanceId?: string;
-  /** Concurrent transaction inserts share one statement (default true); false where a client
-   * serves one request only (workerd's request-scoped connections). */
-  readonly coalesceWrites?: boolean;
   /** How managed accounts' keys sign (the keystore's WebCrypto default where omitted). */
   readonly keySigner?: KeySigner;
 }
 
 /** The use-cases' ports over a migrated database and a chain; service keys created on first use. */
 export async function wireCore(input: WireCoreInput): Promise<ActionDeps> {
-  const { config, sql, masterKey } = input;
+  const { config, sql, masterKey, store } = input;
   const { chain, currencies, isLocalnet } = input.chain;
   const clock = systemClock;
-  const store = withSettledTransactionCache(
-    createPgStore(sql, {
-      clock,
-      idempotencyAbandonAfterMs: config.IDEMPOTENCY_ABANDON_MS,
-      coalesceWrites: input.coalesceWrites ?? true,
-      ...(input.instanceId ? { instanceId: input.instanceId } : {}),
-    }),
-  );
   const keystore = createEncryptedKeystore({
     sql,
     masterKey,

@@ -1,8 +1,15 @@
 /**
- * `@token-actions/runtime/edge`: the composition pieces an edge worker can load (no file system,
- * no embedded database or chain, no Node-only adapters). Migrations stay with the Node CLI.
+ * `@token-actions/runtime/edge`: what an edge worker loads (no file system, no embedded database
+ * or chain, no Node-only adapter, no pino, no Redis, no prom-client). Migrations stay with the
+ * Node CLI.
  */
-export { composeRpcChain, type RpcComposedChain } from './chain-rpc.js';
+export type { AppParts, ReadinessProbes, TenantWebhookParts } from './app-parts.js';
+export {
+  composeEdge,
+  type EdgeComposition,
+  type EdgeCompositionConfig,
+  type EdgeIsolate,
+} from './compose/edge.js';
 export { parseEnv } from './config/env.js';
 export {
   bool,
@@ -15,7 +22,6 @@ export {
   StateConfigSchema,
   SwapConfigSchema,
 } from './config/fragments.js';
-export { randomIds, systemClock, unwrapOrThrow, type WireCoreInput, wireCore } from './core-deps.js';
 export type { RuntimeLogger } from './logger.js';
-export { createLoopPass, type PassOptions, runLoopsOnce } from './loops.js';
-export { composeSwaps, type SwapComposition } from './swaps.js';
+export type { ServerMetrics } from './observability/metrics.js';
+export type { SwapComposition } from './swaps.js';

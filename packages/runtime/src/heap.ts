@@ -5,7 +5,8 @@ import { setFlagsFromString } from 'node:v8';
  * percent. V8 picks this itself (up to 300% when allocation outpaces collection, as it does under
  * a burst of requests), so a server holding 70 MiB of live objects ran at 300+ MiB of heap, most
  * of it garbage waiting for a collection. At 50% the heap stays within about 1.5x of what is live;
- * collections come more often and each has less to do (decision 84 has the figures).
+ * collections come more often and each has less to do. Measured under donation load: RSS 221
+ * and 260 MiB against 315 and 423 unbounded, for 7-8% of the request rate.
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -1,5 +1,12 @@
-export { type ComposedChain, composeChain } from './chain.js';
-export { composeRpcChain } from './chain-rpc.js';
+// The Node entry of the runtime: one composition per process shape, and what their entries share.
+export type { AppParts, ReadinessProbes, TenantWebhookParts } from './app-parts.js';
+export {
+  type ClientRegistry,
+  type ClientRegistryConfig,
+  composeClientRegistry,
+} from './compose/client-registry.js';
+export { composeServer, type ServerComposition, type ServerCompositionConfig } from './compose/server.js';
+export { composeWorker, type WorkerComposition } from './compose/worker.js';
 export { parseEnv } from './config/env.js';
 export {
   bool,
@@ -10,6 +17,7 @@ export {
   type KeysConfig,
   KeysConfigSchema,
   LoggingConfigSchema,
+  type LoopConfig,
   LoopConfigSchema,
   type PolicyConfig,
   PolicyConfigSchema,
@@ -18,18 +26,10 @@ export {
   type SwapConfig,
   SwapConfigSchema,
 } from './config/fragments.js';
-export { type CoreComposition, composeCore, randomIds, unwrapOrThrow } from './core.js';
-export { wireCore } from './core-deps.js';
 export { chooseDatabase, type DatabaseChoice, openDatabase } from './database.js';
 export { boundHeapGrowth, HEAP_GROWING_PERCENT } from './heap.js';
-export { loadMasterKey } from './keys.js';
 export type { RuntimeLogger } from './logger.js';
-export {
-  createLoopPass,
-  finalityWaitMs,
-  type LoopOptions,
-  type RunningLoops,
-  runLoopsOnce,
-  startLoops,
-} from './loops.js';
-export { composeSwaps, type SwapComposition } from './swaps.js';
+export type { RunningLoops } from './loops.js';
+export { meterFailures, meterWebhookSender } from './observability/metered.js';
+export { createServerMetrics, type OutboxSource, type ServerMetrics } from './observability/metrics.js';
+export type { SwapComposition } from './swaps.js';

@@ -2,21 +2,16 @@ import {
   createJupiterAggregator,
   createLocalAggregator,
   createOutboundGuard,
-  createPgSwapStore,
-  createPgWebhookEndpointStore,
-  createPgWebhookStore,
+  createStandardWebhook,
   createWebhookSender,
   deriveClientWebhookSecret,
   deriveKey,
   type OutboundGuard,
-  POOL_CHANGES_CHANNEL,
-  withPoolCache,
 } from '@token-actions/adapters/edge';
 import {
   type ActionDeps,
   DEFAULT_SWAP_POLICIES,
   ENDPOINT_SIGNER_PREFIX,
-  type OAuthStore,
   type PoolSeed,
   parseAmount,
   type SwapDeps,
@@ -24,8 +19,8 @@ import {
   type WebhookEndpointStore,
 } from '@token-actions/core';
 import type { SwapConfig } from './config/fragments.js';
-import type { CoreComposition } from './core.js';
 import type { RuntimeLogger } from './logger.js';
+import type { Stores } from './stores.js';
 
 export interface SwapComposition {
   readonly deps: SwapDeps;
@@ -33,12 +28,12 @@ export interface SwapComposition {
   webhookSecretFor(clientId: string): string;
   /** The SSRF guard of webhook URLs: registration checks them with it, delivery connects through it. */
   readonly webhookUrls: OutboundGuard;
-  /** Stops listening for the pool book's change notices (when the book is cached). */
-  close(): Promise<void>;
   /** Tenants' interface A endpoints and the outbox of their transactions' status changes. */
   readonly webhookEndpoints: WebhookEndpointStore;
   /** The secret deliveries to one interface A endpoint are signed with (`whsec_...`). */
   endpointSecretFor(endpointId: string): string;
+  /** Verifies an inbound completion notification when WEBHOOK_SECRET is set. */
+  readonly inbound?: ReturnType<typeof createStandardWebhook>;
 }
 
 function seedsOf(config: SwapConfig, deps: ActionDeps): PoolSeed[] {
@@ -66,39 +61,26 @@ function seedsOf(config: SwapConfig, deps: ActionDeps): PoolSeed[] {
 }
 
 /**
- * The swap side of the composition root: pool book and webhook tables on the same database, the
- * aggregator (local pools by default), the signed webhook sender, and the pools seeded on a
- * localnet if they are not booked yet.
+ * The swap side of a process: the aggregator (local pools by default), the signed webhook sender,
+ * the inbound notification verifier, and the pools seeded on a localnet if they are not booked
+ * yet. The stores come wrapped from `composeStores`.
  */
 export async function composeSwaps(input: {
-  config: SwapConfig;
-  core: Pick<CoreComposition, 'deps' | 'sql' | 'masterKey' | 'isLocalnet'>;
-  /** Where the OAuth clients (and their webhook URLs) live; the server shares its own. */
-  oauthStore: OAuthStore;
+  config: SwapConfig & { readonly WEBHOOK_SECRET?: string | undefined };
+  deps: ActionDeps;
+  stores: Pick<Stores, 'swaps' | 'webhooks' | 'webhookEndpoints' | 'oauth'>;
+  masterKey: Uint8Array;
+  isLocalnet: boolean;
   logger: RuntimeLogger;
-  /** Seed the localnet's pools if they are not booked yet: the server does, a standalone worker does not. */
+  /** Seed the localnet's pools if they are not booked yet: the server does; a worker or an edge
+   * isolate does not race it to. */
   seedPools: boolean;
-  /**
-   * Serve the pool book's reads (quotes, history) from memory, kept exact by LISTEN/NOTIFY: a
-   * long-lived server does; an edge isolate (no listening connection) and the worker do not.
-   */
-  cachePools?: boolean;
-  /** Concurrent reservations share one transaction (default); not on the edge, whose
-   * connections belong to one request. */
-  coalesceWrites?: boolean;
 }): Promise<SwapComposition> {
-  const { config, core } = input;
-  const { deps, sql } = core;
-  const book = createPgSwapStore(sql, { clock: deps.clock, coalescing: input.coalesceWrites ?? true });
-  const cache =
-    input.cachePools && sql.listen
-      ? withPoolCache(book, { subscribe: (handlers) => sql.listen!(POOL_CHANGES_CHANNEL, handlers) })
-      : undefined;
-  const swaps = cache?.swaps ?? book;
-  const webhookKey = deriveKey(core.masterKey, 'webhook-signing');
+  const { config, deps, stores } = input;
+  const webhookKey = deriveKey(input.masterKey, 'webhook-signing');
   const webhookSecretFor = (clientId: string) => deriveClientWebhookSecret(webhookKey, clientId);
   // Interface A endpoints sign under a key of their own, so no OAuth client id can name their secret.
-  const endpointKey = deriveKey(core.masterKey, 'tenant-webhook-signing');
+  const endpointKey = deriveKey(input.masterKey, 'tenant-webhook-signing');
   const endpointSecretFor = (endpointId: string) => deriveClientWebhookSecret(endpointKey, endpointId);
   const secretFor = (signer: string) =>
     signer.startsWith(ENDPOINT_SIGNER_PREFIX)
@@ -113,9 +95,9 @@ export async function composeSwaps(input: {
     clock: deps.clock,
     ids: deps.ids,
     currencies: deps.currencies,
-    swaps,
-    webhooks: createPgWebhookStore(sql),
-    clients: input.oauthStore.clients,
+    swaps: stores.swaps,
+    webhooks: stores.webhooks,
+    clients: stores.oauth.clients,
     webhookSender: createWebhookSender({ guard: webhookUrls, secretFor }),
     swapPolicies: {
       ...DEFAULT_SWAP_POLICIES,
@@ -134,7 +116,7 @@ export async function composeSwaps(input: {
         })
       : createLocalAggregator(base);
   const swapDeps: SwapDeps = { ...base, aggregator };
-  if (core.isLocalnet && input.seedPools) {
+  if (input.isLocalnet && input.seedPools) {
     const seeded = await seedPools(swapDeps, seedsOf(config, deps), {
       feeBufferLamports: BigInt(config.POOL_FEE_BUFFER_SOL) * 1_000_000_000n,
     });
@@ -147,10 +129,8 @@ export async function composeSwaps(input: {
     deps: swapDeps,
     webhookSecretFor,
     webhookUrls,
-    close: async () => {
-      await cache?.close();
-    },
-    webhookEndpoints: createPgWebhookEndpointStore(sql),
+    webhookEndpoints: stores.webhookEndpoints,
     endpointSecretFor,
+    ...(config.WEBHOOK_SECRET ? { inbound: createStandardWebhook(config.WEBHOOK_SECRET) } : {}),
   };
 }

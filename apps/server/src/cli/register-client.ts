@@ -4,9 +4,8 @@
  * database under $DATA_DIR (default .data): its PostgreSQL server, or PGlite (EMBEDDED_DATABASE).
  */
 import { parseArgs } from 'node:util';
-import { createOutboundGuard, createPgOAuthStore } from '@token-actions/adapters';
 import type { OAuthScope } from '@token-actions/core';
-import { openDatabase, parseEnv, StateConfigSchema, SwapConfigSchema } from '@token-actions/runtime';
+import { composeClientRegistry, parseEnv, StateConfigSchema, SwapConfigSchema } from '@token-actions/runtime';
 import { registerClient } from '../oauth/clients.js';
 
 const USAGE = `Usage: register-client --name <name> --redirect-uri <url> [--redirect-uri <url> ...]
@@ -48,22 +47,15 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     process.stderr.write(`${(error as Error).message}\n`);
     return 2;
   }
-  const sql = await openDatabase(config, { maxConnections: 1 });
+  const registry = await composeClientRegistry(config);
   try {
-    const registered = await registerClient(
-      {
-        store: createPgOAuthStore(sql),
-        clock: { now: () => new Date() },
-        webhookUrls: createOutboundGuard({ allowPrivate: config.WEBHOOK_ALLOW_PRIVATE }),
-      },
-      {
-        name,
-        redirectUris,
-        type: args.values.public ? 'public' : 'confidential',
-        ...(scopes ? { scopes } : {}),
-        ...(args.values['webhook-url'] ? { webhookUrl: args.values['webhook-url'] } : {}),
-      },
-    );
+    const registered = await registerClient(registry, {
+      name,
+      redirectUris,
+      type: args.values.public ? 'public' : 'confidential',
+      ...(scopes ? { scopes } : {}),
+      ...(args.values['webhook-url'] ? { webhookUrl: args.values['webhook-url'] } : {}),
+    });
     if (registered.isErr()) {
       process.stderr.write(`register-client: ${registered.error.message}\n`);
       return registered.error.code === 'INVALID_INPUT' ? 2 : 1;
@@ -82,7 +74,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
       process.stderr.write('Store the client_secret now: it is not kept and cannot be shown again.\n');
     return 0;
   } finally {
-    await sql.close();
+    await registry.close();
   }
 }
 

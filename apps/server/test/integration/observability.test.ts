@@ -7,13 +7,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createRpcChain } from '@token-actions/adapters';
+import { createServerMetrics, meterFailures } from '@token-actions/runtime';
 import { Hono } from 'hono';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readinessEndpoint } from '../../src/http/readiness.js';
 import { createLogger } from '../../src/logger.js';
-import { meterFailures } from '../../src/observability/metered.js';
-import { createServerMetrics } from '../../src/observability/metrics.js';
 import { type Harness, startHarness } from './harness.js';
 
 const ADMIN = 'operator-token-for-observability-tests-0123';

@@ -147,4 +147,5 @@ export type KeysConfig = z.infer<typeof KeysConfigSchema>;
 export type ChainConfig = z.infer<typeof ChainConfigSchema>;
 export type PolicyConfig = z.infer<typeof PolicyConfigSchema>;
 export type SwapConfig = z.infer<typeof SwapConfigSchema>;
+export type LoopConfig = z.infer<typeof LoopConfigSchema>;
 export type CoreConfig = z.infer<typeof CoreConfigSchema>;
