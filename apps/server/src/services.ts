@@ -1,11 +1,11 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ActionDeps } from '@token-actions/core';
 import type { DocsBundle } from './docs/assets.js';
-import type { ReadinessChecks } from './http/readiness.js';
 import type { Logger } from './logger.js';
 import type { ServerMetrics } from './observability/metrics.js';
-import type { InterfaceBServices } from './routes/b/index.js';
-import type { WebhookEndpointServices } from './routes/webhook-endpoints.js';
+import type { ReadinessChecks } from './ops/readyz.js';
+import type { WebhookEndpointServices } from './payments/webhook-endpoints/schemas.js';
+import type { InterfaceBServices } from './swaps/app.js';
 
 /** What the HTTP app needs, built by a composition root (compose.ts, or a test). */
 export interface AppServices {

@@ -19,7 +19,7 @@ import {
 } from '@token-actions/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestWallet } from '../fixtures/oauth-harness.js';
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { type ClientToken, obtainAccessToken, registerOAuthClient } from '../support/oauth-token.js';
 
 const ADMIN = 'admin-token-for-swap-tests-0123456789';
