@@ -9,7 +9,7 @@ const randomKey = () => encodeBase58(crypto.getRandomValues(new Uint8Array(32)))
 const randomSignature = () => encodeBase58(crypto.getRandomValues(new Uint8Array(64)));
 
 /**
- * Issue 11, must-show 1 (one server): two tenants with keys issued through the admin API. Every
+ * Tenant isolation on one server: two tenants with keys issued through the admin API. Every
  * interface A route that names an account, escrow, transaction, NFT or preview of the other tenant
  * answers as it would for one that does not exist, and no balance of either tenant moves.
  */

@@ -1,5 +1,5 @@
 /**
- * Must-show 1 of issue 13: a wallet client's walk through the Solana Actions. It fetches
+ * A wallet client's walk through the Solana Actions. It fetches
  * /actions.json, follows every rule to its action, fills each parameter, posts its account, signs
  * the returned transaction with its own key, lands it on the localnet through the localnet's
  * JSON-RPC, sees the balances move by exactly the amounts, and tracks the signature to finalized.

@@ -15,7 +15,7 @@ const WORKER = new URL('../../dist/edge/worker.js', import.meta.url).pathname;
 const BUILD = new URL('../../scripts/build-edge.mjs', import.meta.url).pathname;
 
 /**
- * Issue 13, must-show 3: the edge bundle in workerd (Miniflare 3, the workerd binary from npm)
+ * The edge bundle in workerd (Miniflare 3, the workerd binary from npm)
  * against the localnet process and PostgreSQL. Only the worker serves and only its cron trigger
  * runs the loops: no Node server is started.
  */

@@ -1,5 +1,5 @@
 /**
- * Must-show 2 of issue 13: a browser app on another origin. Headless Chromium loads a page from a
+ * A browser app on another origin. Headless Chromium loads a page from a
  * second local HTTP server (a public OAuth client's origin) which exchanges its code at the token
  * endpoint, reads the metadata, calls interface B with the bearer token (a real preflight, as the
  * request carries Authorization) and revokes its refresh token, all through CORS. A page from an

@@ -1,5 +1,5 @@
 /**
- * Issue 11, must-show 3 over HTTP: duplicate JSON keys, NFT uri schemes, firm quotes for another
+ * Hostile requests over HTTP: duplicate JSON keys, NFT uri schemes, firm quotes for another
  * wallet or beyond the per-client cap, and SSRF targets refused at webhook registration.
  */
 import { connect } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * Issue 11, must-show 3: slow clients are cut within the documented deadlines (README "Timeouts"):
+ * Slow clients are cut within the documented deadlines (README "Timeouts"):
  * headers 10 s, whole request 15 s, idle keep-alive 5 s, each checked every second. Raw sockets on
  * loopback against the real server with its default settings; the four cases run at once.
  */

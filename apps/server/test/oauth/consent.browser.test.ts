@@ -1,5 +1,5 @@
 /**
- * Must-show 2: headless Chromium (the Debian package) drives the real consent page with a test
+ * Headless Chromium (the Debian package) drives the real consent page with a test
  * wallet injected as window.solana, approves, and lands on the client's redirect URI with a code.
  * Needs `apt-get install -y chromium`; skipped with a message when /usr/bin/chromium is absent.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11 hardening of the consent step: the signed message names the authorization request, the
+ * Hardening of the consent step: the signed message names the authorization request, the
  * consent POST only comes from the consent page's own origin, and the page limits where forms go.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Must-show 1: the whole flow driven by oauth4webapi, a certified OAuth 2.0 client library.
+ * The whole flow driven by oauth4webapi, a certified OAuth 2.0 client library.
  */
 import * as oauth from 'oauth4webapi';
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Must-show 3: the attacks RFC 6749, RFC 7636, RFC 9700 and RFC 6750 name, each asserting the
+ * The attacks RFC 6749, RFC 7636, RFC 9700 and RFC 6750 name, each asserting the
  * behaviour the RFC asks for.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 11, must-show 2 and the observability build items: /metrics parsed by a Prometheus text
+ * What an operator watches: /metrics parsed by a Prometheus text
  * parser with its counters moving under real traffic, X-Request-Id on every answer and in every
  * log line of its request, /readyz naming the dependency that failed.
  */

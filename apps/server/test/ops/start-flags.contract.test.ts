@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The server's Node flags (decision 104) live in its start scripts: `pnpm start` at the root,
+// The server's Node flags (one V8 helper thread: four of them marking and sweeping at once took
+// both cores of a small host from the requests) live in its start scripts: `pnpm start` at the root,
 // `apps/server`'s own (which the bench reads), and the README's command for each server at scale.
 const root = join(import.meta.dirname, '../../../..');
 const startScript = (dir: string): string =>

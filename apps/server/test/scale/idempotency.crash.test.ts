@@ -47,7 +47,7 @@ async function waitForExit(pid: number, timeoutMs = 30_000): Promise<void> {
 }
 
 /**
- * Issue 3, must-show 1: 200 donations with idempotency keys, 100 at a time, against a server with
+ * Exactly once across a crash: 200 donations with idempotency keys, 100 at a time, against a server with
  * the embedded localnet, kill -9 mid-way, restart on the same DATA_DIR, replay every request with its
  * key. Every 200 ends finalized, nothing is transferred twice, and the chain's balances equal the
  * database's records to the lamport. Run on PostgreSQL (DATABASE_URL) and on the embedded default
@@ -177,7 +177,7 @@ describe.each(['postgres', 'embedded'] as const)(
         `crash test: ${first.size}/${N} acknowledged before kill -9; ${inProgressRetries} replays waited on an abandoned key; ` +
           `${leftInProgress} keys were left in progress; the last was resumed ${lastInProgressAt - restartedAt} ms after the restart`,
       );
-      // Issue 11, must-show 4: every key left in progress by the dead process is resumed within 5 s.
+      // Every key left in progress by the dead process is resumed within 5 s.
       expect(lastInProgressAt - restartedAt).toBeLessThan(5_000);
       for (const [i, id] of first) expect(ids.get(i)).toBe(id);
       expect(new Set(ids.values()).size).toBe(N);

@@ -17,7 +17,7 @@ import {
 const N = 1_000;
 
 /**
- * Issue 3, must-show 2: two servers and two standalone workers on one PostgreSQL, all on the
+ * Two servers and two standalone workers on one PostgreSQL, all on the
  * `rpc` chain adapter against `pnpm localnet` (a process of its own). 1,000 transactions are
  * tracked to a terminal status by the workers alone, and every status change happens once.
  */

@@ -15,7 +15,7 @@ import {
 const REDIS_URL = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /**
- * Issue 11, must-show 1 (two servers): a key revoked through one server is refused by both within
+ * Revocation across two servers: a key revoked through one server is refused by both within
  * a second. The servers share PostgreSQL and Redis and keep verified keys in memory for a minute
  * here (API_KEY_CACHE_TTL_MS), so only the revocation notice (LISTEN/NOTIFY) can make it that fast.
  */

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { walkthrough } from '../../../../scripts/walkthrough.js';
 import { startLocalnetProcess, startServerProcess, stopChild } from './process.js';
 
-/** Issue 3, must-show 4: the foundation walkthrough with the server on the `rpc` adapter against `pnpm localnet`. */
+/** The walkthrough with the server on the `rpc` adapter against `pnpm localnet`. */
 describe('walkthrough over the rpc chain adapter', () => {
   const cleanup: Array<() => Promise<void>> = [];
   afterAll(async () => {

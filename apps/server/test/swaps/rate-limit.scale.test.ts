@@ -1,5 +1,5 @@
 /**
- * Must-show 4: two server processes share one Redis; 500 concurrent requests against a limit of
+ * Two server processes share one Redis; 500 concurrent requests against a limit of
  * 100 admit exactly 100, and every other one is a 429 with remaining 0 and a Retry-After.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
