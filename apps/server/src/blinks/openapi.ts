@@ -1,4 +1,4 @@
-import { type OpenAPIHono, z } from '@hono/zod-openapi';
+import { z } from '@hono/zod-openapi';
 import { ACTION_VERSION, type ActionDescriptor } from '@token-actions/core';
 
 /**
@@ -7,8 +7,6 @@ import { ACTION_VERSION, type ActionDescriptor } from '@token-actions/core';
  * declared beside its handler with these; the OpenAPI test validates every answer of a walk over
  * every action against the declarations, as it does for the OAuth endpoints.
  */
-export type Registry = OpenAPIHono['openAPIRegistry'];
-
 const InputParameter = z
   .object({
     type: z.enum(['number', 'text', 'url']),

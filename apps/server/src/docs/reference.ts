@@ -3,8 +3,7 @@ import type { DocsBundle } from './assets.js';
 import { docsPage, INIT_SCRIPT } from './page.js';
 import type { UndocumentedRoute } from './route-table.js';
 
-export const DOCS_PATH = '/v1/docs';
-const ASSETS = `${DOCS_PATH}/assets`;
+const ASSETS = '/v1/docs/assets';
 
 export const referenceRoute = {
   method: 'get',

@@ -7,7 +7,7 @@ import { OAuthError } from './openapi-schemas.js';
  * for the reader, rather than through validators: what they say is checked by the OpenAPI test,
  * which validates every answer of a full authorization-code flow against the declarations.
  */
-export type Registry = OpenAPIHono['openAPIRegistry'];
+type Registry = OpenAPIHono['openAPIRegistry'];
 
 export const FORM = 'application/x-www-form-urlencoded';
 export const NO_STORE = {

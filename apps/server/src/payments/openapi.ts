@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import type { ZodType } from 'zod';
+import { KEY_EXAMPLE } from '../docs/components.js';
 import { ErrorResponse } from './schemas.js';
 
 /** The OpenAPI pieces every payments route declares: its credential, its error answers, its header. */
@@ -91,3 +92,6 @@ export const pathParam = <K extends string>(name: K, description: string, exampl
   z.object({
     [name]: z.string().openapi({ param: { name, in: 'path' }, description, example }),
   } as Record<K, z.ZodString>);
+
+/** The account a path names. */
+export const accountParam = pathParam('publicKey', 'The account (base58, 32 bytes)', KEY_EXAMPLE);

@@ -2,10 +2,17 @@ import { createRoute } from '@hono/zod-openapi';
 import { type ActionDeps, AirdropRequest, airdrop } from '@token-actions/core';
 import { DomainHttpError } from '../../http/errors.js';
 import { unwrap } from '../../http/respond.js';
-import { IdempotencyHeaders, jsonBody, notFound, ok, security, writeErrors } from '../openapi.js';
+import {
+  accountParam,
+  IdempotencyHeaders,
+  jsonBody,
+  notFound,
+  ok,
+  security,
+  writeErrors,
+} from '../openapi.js';
 import type { PaymentsApp } from '../render.js';
 import { AirdropResponse } from '../schemas.js';
-import { accountParam } from './param.js';
 
 const airdropRoute = createRoute({
   method: 'post',

@@ -1,10 +1,9 @@
 import { createRoute } from '@hono/zod-openapi';
 import { type ActionDeps, getBalances } from '@token-actions/core';
 import { unwrap } from '../../http/respond.js';
-import { notFound, ok, readErrors, security } from '../openapi.js';
+import { accountParam, notFound, ok, readErrors, security } from '../openapi.js';
 import type { PaymentsApp } from '../render.js';
 import { AccountResponse } from '../schemas.js';
-import { accountParam } from './param.js';
 
 const getAccountRoute = createRoute({
   method: 'get',
