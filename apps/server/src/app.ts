@@ -1,55 +1,64 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import { mountActions } from './actions/index.js';
 import { createAdminApp } from './admin/app.js';
-import { createDocsRoutes } from './docs/routes.js';
+import { mountBlinks } from './blinks/index.js';
+import { openApiDocumentRoute, registerOpenApiDocument } from './docs/openapi-document.js';
+import { createDocsRoutes, referenceAssetRoute, referenceRoute } from './docs/reference.js';
+import type { UndocumentedRoute } from './docs/route-table.js';
 import { BROWSER_PATHS, browserCors } from './http/cors.js';
 import { claimedErrors } from './http/error-claims.js';
-import { httpMetrics, metricsEndpoint } from './http/metrics.js';
-import { readinessEndpoint } from './http/readiness.js';
 import { requestId } from './http/request-id.js';
 import { securityHeaders } from './http/security-headers.js';
-import { interfaceAErrorHandler, notFoundA } from './interface-a/render.js';
-import { createOAuthRoutes, type OAuthRoutesDeps } from './oauth/index.js';
-import { registerOAuthDocs } from './oauth/openapi.js';
-import { serveOpenApiDocument } from './openapi/document.js';
-import { createInterfaceA } from './routes/a/index.js';
-import { createInterfaceB, type InterfaceBServices } from './routes/b/index.js';
+import { createOAuthApp, type OAuthRoutesDeps } from './oauth/index.js';
+import { healthzRoute, registerHealthz } from './ops/healthz.js';
+import { httpMetrics, metricsRoute, registerMetrics } from './ops/metrics.js';
+import { readyzRoute, registerReadyz } from './ops/readyz.js';
+import { createPaymentsApp } from './payments/app.js';
+import { notFoundA, paymentsErrorHandler } from './payments/render.js';
 import type { AppServices } from './services.js';
+import { createSwapsApp, type InterfaceBServices } from './swaps/app.js';
 
 export const API_VERSION = '1.1.0';
 
+/** The routes the app serves outside the OpenAPI document, as the route table lists them. */
+export const UNDOCUMENTED_ROUTES: readonly UndocumentedRoute[] = [
+  healthzRoute,
+  readyzRoute,
+  metricsRoute,
+  openApiDocumentRoute,
+  referenceRoute,
+  referenceAssetRoute,
+];
+
 /**
- * The HTTP app of the service. Runtime-neutral: Node (main.ts) and edge (edge.ts) entries wrap it.
- * Each transport is a sub-app with its own error pipeline (OAuth `{error, error_description}`,
- * interface B `{code, message, rateLimit}`, interface A `{message}`); what none of them serves
- * (health, docs, unknown paths) answers in interface A's shape.
+ * The HTTP app of the service, one room after another. Runtime-neutral: Node (main.ts) and edge
+ * (edge.ts) entries wrap it. Each transport is a sub-app with its own error pipeline (OAuth
+ * `{error, error_description}`, swaps `{code, message, rateLimit}`, admin `{code, message}`,
+ * payments `{message}`); what none of them serves (health, docs, unknown paths) answers in the
+ * payments' shape.
  */
 export function createApp(services: AppServices) {
   const app = new OpenAPIHono();
-  // Interface A's pipeline, unless the sub-app serving the request claimed it (interface B).
-  app.onError(claimedErrors(interfaceAErrorHandler(services.logger)));
+  // The payments' pipeline, unless the sub-app serving the request claimed it (the swaps).
+  app.onError(claimedErrors(paymentsErrorHandler(services.logger)));
   app.notFound(notFoundA);
   app.use('*', requestId);
   if (services.metrics) app.use('*', httpMetrics(services.metrics.instruments));
   app.use('*', securityHeaders);
 
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  if (services.readiness) app.get('/readyz', readinessEndpoint(services.readiness));
-  if (services.metrics) {
-    app.get('/metrics', metricsEndpoint(services.metrics.instruments, services.metrics.access));
-  }
+  registerHealthz(app);
+  if (services.readiness) registerReadyz(app, services.readiness);
+  if (services.metrics) registerMetrics(app, services.metrics.instruments, services.metrics.access);
 
   if (services.interfaceB) {
     const { oauthStore: store, clock } = services.interfaceB;
     const allowedOrigins = services.corsAllowedOrigins;
     const cors = browserCors({ store, clock, ...(allowedOrigins ? { allowedOrigins } : {}) });
     for (const path of BROWSER_PATHS) app.use(path, cors);
-    app.route('/', createOAuthRoutes(oauthDeps(services.interfaceB)));
-    registerOAuthDocs(app.openAPIRegistry);
-    app.route('/', createInterfaceB(services.interfaceB, services.maxBodyBytes));
+    app.route('/', createOAuthApp(oauthDeps(services.interfaceB)));
+    app.route('/', createSwapsApp(services.interfaceB, services.maxBodyBytes));
   }
-  mountActions(app, services);
-  app.route('/', createInterfaceA(services));
+  mountBlinks(app, services);
+  app.route('/', createPaymentsApp(services));
   app.route(
     '/',
     createAdminApp({
@@ -61,17 +70,14 @@ export function createApp(services: AppServices) {
     }),
   );
 
-  serveOpenApiDocument(app, '/v1/openapi.json', {
-    version: API_VERSION,
-    currencies: services.deps.currencies,
-  });
+  registerOpenApiDocument(app, { version: API_VERSION, currencies: services.deps.currencies });
   app.route('/', createDocsRoutes({ specUrl: '/v1/openapi.json', bundle: services.docsBundle }));
 
   services.mount?.(app);
   return app;
 }
 
-/** The OAuth authorization server's settings, from the ones it shares with interface B. */
+/** The OAuth authorization server's settings, from the ones it shares with the swaps. */
 function oauthDeps(services: InterfaceBServices): OAuthRoutesDeps {
   return {
     store: services.oauthStore,

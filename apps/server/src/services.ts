@@ -3,10 +3,10 @@ import type { ActionDeps } from '@token-actions/core';
 import type { AppParts, ServerMetrics } from '@token-actions/runtime/edge';
 import type { ServerConfig } from './config.js';
 import type { DocsBundle } from './docs/assets.js';
-import type { ReadinessChecks } from './http/readiness.js';
 import type { Logger } from './logger.js';
-import type { InterfaceBServices } from './routes/b/index.js';
-import type { WebhookEndpointServices } from './routes/webhook-endpoints.js';
+import type { ReadinessChecks } from './ops/readyz.js';
+import type { WebhookEndpointServices } from './payments/webhook-endpoints/schemas.js';
+import type { InterfaceBServices } from './swaps/app.js';
 
 /** What the HTTP app needs: built by `appServices` from a process's composition, or by a test. */
 export interface AppServices {

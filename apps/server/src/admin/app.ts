@@ -1,8 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { AdminDeps } from '@token-actions/core';
 import { limitBody } from '../http/body-limit.js';
-import type { WebhookEndpointServices } from '../routes/webhook-endpoints.js';
-import { registerApiKeyRoutes } from './api-keys.js';
+import type { WebhookEndpointServices } from '../payments/webhook-endpoints/schemas.js';
+import { registerCreateApiKey } from './api-keys/create.js';
+import { registerGetApiKey } from './api-keys/get.js';
+import { registerListApiKeys } from './api-keys/list.js';
+import { registerRevokeApiKey } from './api-keys/revoke.js';
+import { registerRotateApiKey } from './api-keys/rotate.js';
 import { adminGuard } from './guard.js';
 import {
   type AdminApp,
@@ -12,8 +16,12 @@ import {
   errorAdmin,
   notFoundAdmin,
 } from './render.js';
-import { registerTenantRoutes } from './tenants.js';
-import { registerWebhookEndpointAdminRoutes } from './webhooks.js';
+import { registerGetTenant } from './tenants/get.js';
+import { registerListTenants } from './tenants/list.js';
+import { registerUpdateTenant } from './tenants/update.js';
+import { registerAdminCreateWebhookEndpoint } from './webhook-endpoints/create.js';
+import { registerAdminDeleteWebhookEndpoint } from './webhook-endpoints/delete.js';
+import { registerAdminListWebhookEndpoints } from './webhook-endpoints/list.js';
 
 export interface AdminServices extends AdminDeps {
   /** The operator token; without one every admin route answers 404. */
@@ -53,10 +61,19 @@ export function createAdminApp(services: AdminServices): AdminApp {
   });
 
   const deps: AdminDeps = { store: services.store, clock: services.clock };
-  registerApiKeyRoutes(app, deps, services.logger);
-  registerTenantRoutes(app, deps, services.logger);
-  if (services.webhookEndpoints) {
-    registerWebhookEndpointAdminRoutes(app, deps, services.webhookEndpoints, services.logger);
+  const { logger, webhookEndpoints: webhooks } = services;
+  registerCreateApiKey(app, deps, logger);
+  registerListApiKeys(app, deps);
+  registerGetApiKey(app, deps);
+  registerRevokeApiKey(app, deps, logger);
+  registerRotateApiKey(app, deps, logger);
+  registerListTenants(app, deps);
+  registerGetTenant(app, deps);
+  registerUpdateTenant(app, deps, logger);
+  if (webhooks) {
+    registerAdminCreateWebhookEndpoint(app, deps, webhooks, logger);
+    registerAdminListWebhookEndpoints(app, deps, webhooks);
+    registerAdminDeleteWebhookEndpoint(app, deps, webhooks, logger);
   }
   app.all('/v1/admin/*', notFoundAdmin);
 

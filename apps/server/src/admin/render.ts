@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { ErrorCode } from '@token-actions/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { codedErrorHandler, codedValidationHook } from '../http/coded-errors.js';
+import { errorHandler, type TransportErrors, validationHook } from '../http/error-handler.js';
 
 export type AdminApp = OpenAPIHono;
 
@@ -27,17 +27,19 @@ export function errorAdmin(
   return c.json({ code, message }, status, headers);
 }
 
-/** The one error handler of the admin API: failed Results thrown by `unwrap`, framework errors, bugs. */
+const ADMIN_ERRORS: TransportErrors = {
+  render: (c, status, code, message) => errorAdmin(c, status, code, message),
+  serverFailure: 'the service could not complete the operation; retry shortly',
+  logs: { failed: 'admin operation failed', unhandled: 'unhandled admin error' },
+};
+
+/** The error handler of the admin API: failed Results thrown by `unwrap`, framework errors, bugs. */
 export function adminErrorHandler(logger: AdminLogger): ErrorHandler {
-  return codedErrorHandler({
-    render: errorAdmin,
-    logger,
-    logs: { failed: 'admin operation failed', unhandled: 'unhandled admin error' },
-  });
+  return errorHandler(ADMIN_ERRORS, logger);
 }
 
 /** Validation failures answer 400 `{code, message}`. */
-export const adminHook = codedValidationHook<object>(errorAdmin);
+export const adminHook = validationHook<object>(ADMIN_ERRORS.render);
 
 export const notFoundAdmin: NotFoundHandler = (c) =>
   errorAdmin(c, 404, 'INVALID_INPUT', `no route for ${c.req.method} ${c.req.path}`);

@@ -1,7 +1,10 @@
 import { z } from '@hono/zod-openapi';
-import { type ApiKeyRecord, isApiKeyActive, type TenantRecord } from '@token-actions/core';
-
-export { CreateApiKeyRequest, RotateApiKeyRequest, UpdateTenantRequest } from '@token-actions/core';
+import {
+  type ApiKeyRecord,
+  type IssuedApiKey as Issued,
+  isApiKeyActive,
+  type TenantRecord,
+} from '@token-actions/core';
 
 export const AdminError = z
   .object({ code: z.string(), message: z.string() })
@@ -65,5 +68,17 @@ export function tenantJson(tenant: TenantRecord): z.infer<typeof Tenant> {
     id: tenant.id,
     treasuryPayments: tenant.treasuryPayments,
     createdAt: tenant.createdAt.toISOString(),
+  };
+}
+
+/** A newly issued key as its creation and its rotation answer it: the secret, this once. */
+export function issuedJson({ record, apiKey }: Issued) {
+  return {
+    id: record.id,
+    apiKey,
+    label: record.label,
+    tenant: record.tenant,
+    prefix: record.prefix ?? '',
+    createdAt: record.createdAt.toISOString(),
   };
 }

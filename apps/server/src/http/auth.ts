@@ -5,8 +5,8 @@ import {
   type StorePort,
   type Tenant,
 } from '@token-actions/core';
-import type { MiddlewareHandler } from 'hono';
-import { errorA } from '../interface-a/render.js';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { DomainHttpError } from './errors.js';
 
 const TOUCH_INTERVAL_MS = 60_000;
@@ -19,27 +19,36 @@ export type AuthVariables = {
   requestKey?: string;
 };
 
+/** Answers a refused request in the shape of the transport it is for (payments: `{message}`). */
+export type Refuse = (
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  headers?: Record<string, string>,
+) => Response;
+
 /**
- * Interface A authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
+ * Interface A (payments) authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
  * hashes; the store the server composes serves verified keys from memory for at most a second and
  * drops a revoked one at once (adapters' `withApiKeyCache`). A revoked or expired key is refused
  * like an unknown one.
  */
 export function apiKeyAuth(
   store: Pick<StorePort, 'apiKeys' | 'tenants'>,
-  now: () => Date = () => new Date(),
+  now: () => Date,
+  refuse: Refuse,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   // When this process last recorded each key's use: the cached record's lastUsedAt lags the
   // store's by up to the cache TTL, and a busy key must not turn that second into a write each.
   const touched = new Map<string, number>();
-  const invalid = (c: Parameters<MiddlewareHandler>[0]) =>
-    errorA(c, 401, 'invalid API key', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+  const invalid = (c: Context) =>
+    refuse(c, 401, 'invalid API key', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   return async (c, next) => {
     const header = c.req.header('authorization');
     // The auth scheme is case-insensitive (RFC 9110 section 11.1).
     const match = header ? /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header) : null;
     if (!match) {
-      return errorA(c, 401, 'missing API key: send Authorization: Bearer <api key>', {
+      return refuse(c, 401, 'missing API key: send Authorization: Bearer <api key>', {
         'WWW-Authenticate': 'Bearer',
       });
     }

@@ -1,6 +1,12 @@
 import type { Context, ErrorHandler } from 'hono';
 
-const CLAIM = 'errorPipeline';
+// The claim is read by the root app's handler, whatever the Env of the sub-app that made it.
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The error pipeline of the sub-app serving the request, when it claimed one. */
+    errorPipeline?: ErrorHandler;
+  }
+}
 
 /**
  * A mounted sub-app's error pipeline without Hono's per-handler wrapping. A sub-app with its own
@@ -10,10 +16,10 @@ const CLAIM = 'errorPipeline';
  * that claimed the request (`claimedErrors`), or to its own when none did.
  */
 export function claimErrors(c: Context, pipeline: ErrorHandler): void {
-  c.set(CLAIM as never, pipeline as never);
+  c.set('errorPipeline', pipeline);
 }
 
 /** The root's error handler: the claiming sub-app's pipeline, else `fallback`. */
 export function claimedErrors(fallback: ErrorHandler): ErrorHandler {
-  return (error, c) => ((c.get(CLAIM as never) as ErrorHandler | undefined) ?? fallback)(error, c);
+  return (error, c) => (c.get('errorPipeline') ?? fallback)(error, c);
 }

@@ -1,7 +1,6 @@
 import { type IdempotencyStore, sha256Hex } from '@token-actions/core';
 import type { MiddlewareHandler } from 'hono';
-import { errorA } from '../interface-a/render.js';
-import type { AuthVariables } from './auth.js';
+import type { AuthVariables, Refuse } from './auth.js';
 import { DomainHttpError } from './errors.js';
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -14,12 +13,13 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
 export function idempotency(
   store: IdempotencyStore,
   now: () => Date,
+  refuse: Refuse,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
     const key = c.req.header('idempotency-key');
     if (c.req.method !== 'POST' || key === undefined) return next();
     if (!KEY.test(key)) {
-      return errorA(c, 400, 'Idempotency-Key must be 1-255 printable ASCII characters');
+      return refuse(c, 400, 'Idempotency-Key must be 1-255 printable ASCII characters');
     }
     // Through Hono's body cache: the duplicate-key check may already have read the body.
     const body = new Uint8Array(await c.req.arrayBuffer());
@@ -35,10 +35,10 @@ export function idempotency(
     if (begun.isErr()) throw new DomainHttpError(begun.error);
     const state = begun.value;
     if (state.state === 'mismatch') {
-      return errorA(c, 409, 'Idempotency-Key was already used with a different request body or path');
+      return refuse(c, 409, 'Idempotency-Key was already used with a different request body or path');
     }
     if (state.state === 'in_progress') {
-      return errorA(c, 409, 'a request with this Idempotency-Key is still in progress; retry shortly');
+      return refuse(c, 409, 'a request with this Idempotency-Key is still in progress; retry shortly');
     }
     if (state.state === 'completed') {
       return new Response(state.body, {

@@ -1,8 +1,8 @@
 import { domainError } from '@token-actions/core';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { interfaceAErrorHandler } from '../interface-a/render.js';
-import { type InterfaceBEnv, interfaceBErrorHandler } from '../interface-b/render.js';
+import { paymentsErrorHandler } from '../payments/render.js';
+import { type SwapsEnv, swapsErrorHandler } from '../swaps/render.js';
 import { DomainHttpError } from './errors.js';
 import { requestLogger } from './request-context.js';
 import { requestId } from './request-id.js';
@@ -66,11 +66,11 @@ describe('requestLogger', () => {
     expect(scoped[0]!.error).toBeUndefined();
   });
 
-  it('gives the error handlers’ lines of interface A and B the id of the request that failed', async () => {
-    for (const handler of [interfaceAErrorHandler, interfaceBErrorHandler]) {
+  it('gives the error handlers’ lines of payments and swaps the id of the request that failed', async () => {
+    for (const handler of [paymentsErrorHandler, swapsErrorHandler]) {
       const { lines, logger } = recordingLogger();
-      // Interface B's variables (what its error page reports) are a superset of A's none.
-      const app = new Hono<InterfaceBEnv>();
+      // The swaps' variables (what their error body reports) are a superset of the payments' none.
+      const app = new Hono<SwapsEnv>();
       app.use('*', requestId);
       app.onError(handler(logger));
       app.get('/bug', () => {

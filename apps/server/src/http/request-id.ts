@@ -8,6 +8,15 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 
 export type RequestIdVariables = { requestId: string };
 
+// Every room logs through `requestLogger`, whatever its own variables: the id is typed once, for
+// every context, as Hono's own request-id middleware types its variable. Absent outside this
+// middleware (a sub-app served on its own, a unit test).
+declare module 'hono' {
+  interface ContextVariableMap {
+    requestId?: string;
+  }
+}
+
 /**
  * `X-Request-Id` on every answer: the caller's own when well-formed (so a trace crosses a proxy
  * or a client's logs), else a fresh UUID. What logs while serving the request logs through

@@ -4,8 +4,8 @@ import { DomainHttpError } from './errors.js';
 
 /**
  * The one way a route handler turns a use-case Result into its answer: the value, or a throw that
- * the one error handler of the handler's transport renders (interface A `{message}`, interface B
- * `{code, message, rateLimit}`). The handler itself only builds its documented success body.
+ * the one error handler renders in its transport's shape (payments `{message}`, swaps
+ * `{code, message, rateLimit}`, ...). The handler itself only builds its documented success body.
  */
 export async function unwrap<T>(result: ResultAsync<T, DomainError> | Result<T, DomainError>): Promise<T> {
   const settled = await result;

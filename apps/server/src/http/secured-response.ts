@@ -53,10 +53,10 @@ function without(headers: HeadersArgument, names: ReadonlySet<string>): HeadersA
 /**
  * The Node server's response (`createServer({ ServerResponse: SecuredResponse })`): it adds
  * `securityHeadersFor` to every answer as its head is written, from the headers the app gave it.
- * The app's own middleware then leaves the response alone (decision 91): on @hono/node-server,
+ * The app's own middleware then leaves the response alone: on @hono/node-server,
  * reading a response's headers after the handler turns them into an undici `Headers` and back,
  * about 8% of a tracking read's CPU. What the app sets on this response before it answers (the
- * request id, interface B's rate limits, CORS' `Vary: Origin`) Node merges into the answer's own
+ * request id, the swaps' rate limits, CORS' `Vary: Origin`) Node merges into the answer's own
  * headers: the answer's win, except `Vary`, whose values are joined.
  */
 export class SecuredResponse extends ServerResponse<IncomingMessage> {

@@ -1,5 +1,11 @@
 export { type SiwsFields, siwsMessage, verifyWalletSignature } from '@token-actions/core';
 export {
+  createOAuthApp,
+  type OAuthLogger,
+  type OAuthRouteContext,
+  type OAuthRoutesDeps,
+} from './app.js';
+export {
   type ClientRegistration,
   checkRedirectUri,
   DEMO_CLIENT_ID,
@@ -9,10 +15,4 @@ export {
   registerClient,
   seedDemoClient,
 } from './clients.js';
-export {
-  createOAuthRoutes,
-  type OAuthLogger,
-  type OAuthRouteContext,
-  type OAuthRoutesDeps,
-} from './routes.js';
 export { type BearerPrincipal, resolveAccessToken } from './tokens.js';

@@ -2,7 +2,7 @@ import { createInMemoryStore, createSystemClock } from '@token-actions/core/test
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAdminApp } from '../../src/admin/app.js';
 import { parseConfig } from '../../src/config.js';
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { adminOf, request } from './support.js';
 
 describe('admin API: errors answer {code, message} with the right status', () => {

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { adminOf, asKey, sleep } from './support.js';
 
 describe('admin API: the operator issues, lists, rotates and revokes keys', () => {

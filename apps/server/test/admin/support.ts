@@ -1,4 +1,4 @@
-import type { Harness } from '../integration/harness.js';
+import type { Harness } from '../support/harness.js';
 
 export interface Answer {
   readonly status: number;

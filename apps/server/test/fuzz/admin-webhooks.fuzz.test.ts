@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminOf } from '../admin/support.js';
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import {
   anyJson,
   anyMethod,

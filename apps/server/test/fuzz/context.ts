@@ -1,4 +1,4 @@
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { createTransport, type Transport } from './http.js';
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Issue 5, must-show 1-5, over HTTP against the real service (LiteSVM localnet + PGlite), with an
+ * The swaps over HTTP against the real service (LiteSVM localnet + PGlite), with an
  * OAuth token obtained through oauth4webapi and a wallet that signs its own transactions.
  */
 import { createServer, type Server } from 'node:http';
@@ -19,7 +19,7 @@ import {
 } from '@token-actions/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestWallet } from '../fixtures/oauth-harness.js';
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 import { type ClientToken, obtainAccessToken, registerOAuthClient } from '../support/oauth-token.js';
 
 const ADMIN = 'admin-token-for-swap-tests-0123456789';
@@ -113,7 +113,7 @@ beforeAll(async () => {
     WEBHOOK_RETRY_BASE_MS: '200',
     // The receiver listens on 127.0.0.1, which the SSRF guard refuses without this.
     WEBHOOK_ALLOW_PRIVATE: 'true',
-    // Must-show 2 races 100 firm quotes from one client; the per-client cap is tested on its own.
+    // The concurrency test races 100 firm quotes from one client; the per-client cap is tested on its own.
     SWAP_MAX_OPEN_QUOTES_PER_CLIENT: '1000',
     // A small SOL-USDC pool for the concurrency run; a direct SOL-PROJ pool that prices PROJ at
     // half the USDC route, so the aggregator's best PROJ -> SOL route is two hops.
@@ -141,7 +141,7 @@ afterAll(async () => {
   await new Promise<void>((r) => receiver?.close(() => r()));
 });
 
-describe('must-show 1: quote, prepare, sign, execute, track to finalized over HTTP with an OAuth token', () => {
+describe('quote, prepare, sign, execute, track to finalized over HTTP with an OAuth token', () => {
   it('project pool: balances of user and pool change exactly as quoted', async () => {
     const info = await b('GET', '/v1/project/swap?tokenPair=USDC-SOL&amount=15');
     expect(info.status).toBe(200);
@@ -242,7 +242,7 @@ describe('must-show 1: quote, prepare, sign, execute, track to finalized over HT
   });
 });
 
-describe('must-show 2: 100 simultaneous firm quotes against a small pool', () => {
+describe('100 simultaneous firm quotes against a small pool', () => {
   it('honours every one that lands, never lets the vault fall below what is reserved, lands none twice', async () => {
     // Earlier tests' swaps settle into the book at finalized: start once nothing is reserved in
     // either direction (a USDC -> SOL hop reserves SOL), so the baseline does not move under this test.
@@ -311,7 +311,7 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
     });
     expect(BigInt(end.reserveOut)).toBe(BigInt(startBook.reserveOut) - promised);
     console.info(
-      `must-show 2: ${quotes.length} concurrent quotes, ${ok.length} accepted, ${refused.length} refused; ` +
+      `${quotes.length} concurrent quotes, ${ok.length} accepted, ${refused.length} refused; ` +
         `promised ${promised} USDC units (${outs[0]}..${outs[outs.length - 1]} each) of ${startBook.reserveOut}; ` +
         `${execs.length} executes -> ${new Set(execs.map((e) => e.json.transactionId)).size} transactions; book after: ${end.reserveOut}`,
     );
@@ -334,7 +334,7 @@ describe('must-show 2: 100 simultaneous firm quotes against a small pool', () =>
   });
 });
 
-describe('must-show 3: expired quotes and tampered transactions are refused, nothing is sent', () => {
+describe('expired quotes and tampered transactions are refused, nothing is sent', () => {
   it('refuses a quote whose blockhash has passed with 409', async () => {
     const firm = (await b('POST', '/v1/project/swap', { tokenPair: 'SOL-USDC', amount: '0.01' })).json;
     const signed = await sign(token.wallet, firm.transaction);
@@ -387,7 +387,7 @@ describe('must-show 3: expired quotes and tampered transactions are refused, not
   });
 });
 
-describe('must-show 4: the completion webhook', () => {
+describe('the completion webhook', () => {
   const hook = createStandardWebhook(WEBHOOK_SECRET);
   const post = (body: string, headers: Record<string, string>) =>
     fetch(`${h.baseUrl}/v1/webhooks/transaction-complete`, {
@@ -469,7 +469,7 @@ describe('must-show 4: the completion webhook', () => {
   });
 });
 
-describe('must-show 5: outbound notifications survive a receiver that fails the first 3 attempts', () => {
+describe('outbound notifications survive a receiver that fails the first 3 attempts', () => {
   it('delivers each terminal swap signed, with the same webhook-id and growing delays, on the 4th attempt', async () => {
     const delivered = await waitFor(async () => {
       const ids = [...new Set(deliveries.map((d) => d.id))];
@@ -489,7 +489,7 @@ describe('must-show 5: outbound notifications survive a receiver that fails the 
     expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
     expect(attempts.map((d) => d.body)).toEqual(Array(4).fill(attempts[0]!.body));
     console.info(
-      `must-show 5: ${attempts.length} attempts of ${delivered}, gaps ${gaps.join(', ')} ms, statuses 500,500,500,204`,
+      `outbound notifications: ${attempts.length} attempts of ${delivered}, gaps ${gaps.join(', ')} ms, statuses 500,500,500,204`,
     );
   }, 40_000);
 });

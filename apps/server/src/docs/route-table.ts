@@ -1,0 +1,143 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+
+/**
+ * A route the app serves outside the OpenAPI document (probes, the document itself, its reference
+ * page), declared with the fields a documented operation carries, so the route table reads both
+ * the same way.
+ */
+export interface UndocumentedRoute {
+  readonly method: 'get';
+  readonly path: string;
+  readonly operationId: string;
+  readonly 'x-use-case': string;
+  /** As in OpenAPI: alternatives, each a set of schemes; `{}` means no credential. */
+  readonly security: readonly Readonly<Record<string, readonly string[]>>[];
+}
+
+/** One line of the route table. */
+export interface RouteRow {
+  readonly method: string;
+  /** As the OpenAPI document writes it: `/v1/api/escrows/{id}`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly useCase: string;
+  readonly auth: string;
+}
+
+interface Operation {
+  readonly operationId?: string;
+  readonly 'x-use-case'?: string;
+  readonly security?: readonly Readonly<Record<string, readonly string[]>>[];
+}
+
+type Document = ReturnType<OpenAPIHono['getOpenAPI31Document']>;
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** `/v1/api/escrows/:id/release` as the document writes it: `/v1/api/escrows/{id}/release`. */
+const templateOf = (routerPath: string) => routerPath.replaceAll(/\/:([^/]+)/g, '/{$1}');
+
+/** Who may call an operation, from its security requirement: alternatives joined by "or". */
+function authOf(security: Operation['security']): string {
+  if (!security || security.length === 0) return 'none';
+  return security
+    .map((requirement) => {
+      const schemes = Object.entries(requirement);
+      if (schemes.length === 0) return 'none';
+      return schemes
+        .map(([scheme, scopes]) => (scopes.length > 0 ? `${scheme} (${scopes.join(', ')})` : scheme))
+        .join(' + ');
+    })
+    .join(' or ');
+}
+
+/**
+ * The operations the app serves: every handler Hono routes a method and an exact path to (not
+ * middleware, not the `*` fallbacks that refuse what no route serves), each with what its
+ * declaration says. `problems` names a served route nobody declared, an operation declared but
+ * not served, and a declaration without its use-case.
+ */
+export function routeTable(
+  app: Pick<OpenAPIHono, 'routes'>,
+  document: Document,
+  undocumented: readonly UndocumentedRoute[],
+): { rows: RouteRow[]; problems: string[] } {
+  const declared = new Map<string, Operation>();
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    for (const method of METHODS) {
+      const operation = item?.[method];
+      if (operation) declared.set(`${method.toUpperCase()} ${path}`, operation as Operation);
+    }
+  }
+  for (const route of undocumented) declared.set(`${route.method.toUpperCase()} ${route.path}`, route);
+
+  const served = new Set<string>();
+  for (const route of app.routes) {
+    if (route.method === 'ALL' || route.path.includes('*')) continue;
+    served.add(`${route.method} ${templateOf(route.path)}`);
+  }
+
+  const problems: string[] = [];
+  const rows: RouteRow[] = [];
+  for (const key of served) {
+    const operation = declared.get(key);
+    if (!operation) {
+      problems.push(`${key} is served but not declared`);
+      continue;
+    }
+    if (!operation.operationId || !operation['x-use-case']) {
+      problems.push(`${key} declares no operationId or no x-use-case`);
+    }
+    const [method, path] = key.split(' ') as [string, string];
+    rows.push({
+      method,
+      path,
+      operationId: operation.operationId ?? '',
+      useCase: operation['x-use-case'] ?? '',
+      auth: authOf(operation.security),
+    });
+  }
+  for (const key of declared.keys()) if (!served.has(key)) problems.push(`${key} is declared but not served`);
+  rows.sort((a, b) => a.path.localeCompare(b.path) || METHODS.indexOf(lower(a)) - METHODS.indexOf(lower(b)));
+  return { rows, problems };
+}
+
+const lower = (row: RouteRow) => row.method.toLowerCase() as (typeof METHODS)[number];
+
+/** A use-case that names a function is code; one in words (the server answers itself) is not. */
+const useCaseCell = (useCase: string) => (/^[A-Za-z]+$/.test(useCase) ? `\`${useCase}\`` : useCase);
+
+/** The table as docs/routes.md holds it, its columns aligned as the formatter aligns them. */
+export function routeTableMarkdown(rows: readonly RouteRow[]): string {
+  const cells = [
+    ['method', 'path', 'operationId', 'use-case', 'auth'],
+    ...rows.map((row) => [
+      row.method,
+      `\`${row.path}\``,
+      `\`${row.operationId}\``,
+      useCaseCell(row.useCase),
+      row.auth,
+    ]),
+  ];
+  const widths = cells[0]!.map((_, column) => Math.max(...cells.map((line) => line[column]!.length)));
+  const line = (values: readonly string[]) =>
+    `| ${values.map((value, column) => value.padEnd(widths[column]!)).join(' | ')} |`;
+  const [header, ...body] = cells;
+  return [
+    '# Routes',
+    '',
+    '<!-- Generated by `pnpm --filter @token-actions/server routes` from the app itself; do not edit.',
+    '     test/docs/route-table.contract.test.ts fails when this table and the app disagree. -->',
+    '',
+    'Every route the server serves (the Node entry, with every optional part mounted): its method,',
+    'path and `operationId`, the use-case its handler calls (the `@token-actions/core` function, or',
+    'in words what the server answers itself), and the security schemes of the OpenAPI document it',
+    'takes. Paths in braces are parameters; the `proj` paths follow the project token ticker',
+    '(`PROJECT_TICKER`, `PROJ` by default). `*` fallbacks that refuse what no route serves are left out.',
+    '',
+    line(header!),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...body.map(line),
+    '',
+  ].join('\n');
+}
