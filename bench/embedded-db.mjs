@@ -1,5 +1,5 @@
-// The embedded database options of issue 10, measured side by side (docs/decisions.md, "Embedded
-// database (issue 10)"). Each option runs in fresh processes of its own, several times in turn:
+// The embedded database options, measured side by side (docs/decisions.md, D034). Each option
+// runs in fresh processes of its own, several times in turn:
 //   first   an empty data directory: first start (initdb), schema, close;
 //   load    a restart on it, then 2,000 write transactions (INSERT + INSERT + 2 UPDATEs) and 2,000
 //           reads (a row by key + a page of 20), 32 at a time; event-loop lag and memory meanwhile;

@@ -1,5 +1,5 @@
 // Summarises a V8 .cpuprofile (node --cpu-prof): self time per function and per package, so the
-// bench README can say where the time goes.
+// performance journal (docs/perf/) can say where the time goes.
 //
 //   node bench/profile.mjs <file.cpuprofile> [top]
 import { readFile } from 'node:fs/promises';

@@ -149,7 +149,7 @@ export async function measureDonateHalfRate(ctx) {
  * what came before it (`settled`), with only the quotes between them. The bench's peak donation
  * run is no baseline for this: it is a fresh server's first, and a later run measured 1.02, 1.31
  * and 0.89 of it with the quotes and, between them, nothing else, the half-rate run, or the swap
- * prepare (bench README, "Latest run"). The quotes come from a client of their own, so the swap
+ * prepare (docs/decisions.md, D108). The quotes come from a client of their own, so the swap
  * prepare measure after this one does not count them against its client. They are real `POST
  * /v1/project/swap` answers left unexecuted, so they hold their reservations for the whole run.
  */

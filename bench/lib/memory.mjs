@@ -16,7 +16,7 @@ import { DURATION, log, option } from './cli.mjs';
 import { cannon, json, lamportsToSol, round, summary } from './load.mjs';
 import { freePort, root, serverNodeFlags, stopChild } from './processes.mjs';
 
-const BUDGET_MIB = 300; // issue 10, must-show 3: server peak under load on the embedded default
+const BUDGET_MIB = 300; // the server's peak under donation load on the embedded default must stay under this
 
 /** pid → parent pid, for every process now. */
 async function parents() {

@@ -43,7 +43,7 @@ export async function report(results, meta) {
   const targets = {
     readRoutesAtLeastHalfOfBareHono: results.track ? results.track.ratio >= 0.5 : null,
     donationAtLeastHalfOfRawLiteSvm: results['donate-sol'] ? results['donate-sol'].ratio >= 0.5 : null,
-    // Issue 10's own floors: donation >= 0.10 of raw LiteSVM, swap prepare >= 0.05 of it.
+    // The performance floors: donation >= 0.10 of raw LiteSVM, swap prepare >= 0.05 of it.
     donationAtLeastTenthOfRawLiteSvm: results['donate-sol'] ? results['donate-sol'].ratio >= 0.1 : null,
     swapPrepareAtLeastTwentiethOfRawLiteSvm: results['swap-prepare']
       ? results['swap-prepare'].ratio >= 0.05
@@ -55,7 +55,7 @@ export async function report(results, meta) {
     readP99Under20MsAtHalfPeakPaced: results['track@half-peak-rate-paced']
       ? results['track@half-peak-rate-paced'].p99Ms < 20
       : null,
-    // Issue 10.
+    // The quote route against the HTTP ceiling, and the open-loop donation latency.
     swapQuoteAtLeastHalfOfBareHono: results['swap-quote']?.ratio ? results['swap-quote'].ratio >= 0.5 : null,
     donationP99Under50MsAtHalfPeakOpenLoop: results['donate-sol@half-peak-rate-open-loop']
       ? results['donate-sol@half-peak-rate-open-loop'].p99Ms < 50
