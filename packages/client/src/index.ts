@@ -15,6 +15,14 @@ export {
 } from './client.js';
 export { type ErrorCode, type RateLimit, TokenActionsError } from './errors.js';
 export type { components, operations, paths, webhooks } from './generated/openapi.js';
+export {
+  type AuthorizationRequest,
+  createOAuthClient,
+  type OAuthClient,
+  type OAuthClientOptions,
+  refreshingAccessToken,
+  type TokenSet,
+} from './oauth.js';
 export type { FetchLike, RetryOptions } from './retry.js';
 
 import type { components } from './generated/openapi.js';
