@@ -10,6 +10,7 @@
  */
 const OURS_EXCEPT_CORE = '^(packages/(?!core/)[^/]+/|apps/|@token-actions/(?!core(/|$)))';
 const ANY_APP = '^(apps/|@token-actions/(server|worker)(/|$))';
+const OURS_EXCEPT_CLIENT = '^(packages/(?!client/)[^/]+/|apps/|@token-actions/(?!client(/|$)))';
 
 module.exports = {
   forbidden: [
@@ -71,6 +72,23 @@ module.exports = {
       severity: 'error',
       from: { path: '^apps/[^/]+/src/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(packages/(adapters|localnet)/|@token-actions/(adapters|localnet)(/|$))' },
+    },
+    {
+      name: 'client-imports-nothing-of-ours',
+      comment:
+        'the client speaks to the service over HTTP only, from the OpenAPI document: it is installed ' +
+        'by other projects, without our packages (its scripts start the built server as a process).',
+      severity: 'error',
+      from: { path: '^packages/client/' },
+      to: { path: OURS_EXCEPT_CLIENT },
+    },
+    {
+      name: 'client-no-node-builtins',
+      comment:
+        'the client runs in browsers and edge runtimes too: no node:* modules outside its tests and scripts.',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: '\\.test\\.ts$' },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'packages-never-import-apps',
