@@ -82,7 +82,7 @@ export interface SwapRequestRecord {
   readonly transaction?: SwapTransaction;
   /** The fully signed wire bytes, once executed. */
   readonly signedWire?: Uint8Array;
-  /** A request whose transaction was never built is released after this. */
+  /** A request whose transaction was not built in time is released after this. */
   readonly expiresAt: Date;
   readonly error?: string;
   readonly createdAt: Date;

@@ -26,7 +26,7 @@ export interface RpcTransportPolicy {
  * A method is retried only when its name says it reads: `get…`/`is…` (after an optional
  * `namespace_` prefix, as in `localnet_getMints`), `simulateTransaction` and `minimumLedgerSlot`.
  * Everything else may change state (`sendTransaction`, `requestAirdrop`, `localnet_mintTo`, a
- * method this list has never heard of): sending it twice could do the thing twice.
+ * method this list does not know): sending it twice could do the thing twice.
  */
 const READ_METHOD = /^(?:[a-z]+_)?(?:get|is)[A-Z]|^simulateTransaction$|^minimumLedgerSlot$/;
 
