@@ -7,6 +7,7 @@
 // (database, localnet, pools) and prints where it listens. Signals reach the server, whose exit code
 // becomes this script's.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,10 +54,14 @@ process.stdout.write(
 );
 process.stdout.write('token-actions: starting the server (database, localnet, pools, listener)\n');
 
-const server = spawn(process.execPath, ['--v8-pool-size=1', join(root, 'apps/server/dist/main.js')], {
-  cwd: process.cwd(),
-  stdio: 'inherit',
-});
+// The server runs as `apps/server`'s start script says (`node <flags> dist/main.js`: its Node flags
+// live there, and the bench reads them from there too).
+const [node, ...serverArgs] = JSON.parse(
+  readFileSync(join(root, 'apps/server/package.json'), 'utf8'),
+).scripts.start.split(/\s+/);
+if (node !== 'node') throw new Error(`apps/server's start script does not run node: ${serverArgs.join(' ')}`);
+const entry = join(root, 'apps/server', serverArgs.pop());
+const server = spawn(process.execPath, [...serverArgs, entry], { stdio: 'inherit' });
 // Ctrl-C reaches the server from the terminal too; its shutdown runs once either way.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
