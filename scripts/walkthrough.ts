@@ -221,8 +221,15 @@ export async function walkthrough(options: WalkthroughOptions): Promise<Walkthro
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {
-  const { readFileSync } = await import('node:fs');
+  const { existsSync, readFileSync } = await import('node:fs');
   const file = process.env.DEV_CREDENTIALS ?? `${process.env.DATA_DIR ?? '.data'}/dev-credentials.json`;
+  if (!existsSync(file)) {
+    console.error(
+      `walkthrough: no ${file}. Start the service first (npx -y pnpm@10 start), and give the walkthrough ` +
+        'the DATA_DIR the service runs with (or DEV_CREDENTIALS=<path to its dev-credentials.json>).',
+    );
+    process.exit(1);
+  }
   const creds = JSON.parse(readFileSync(file, 'utf8')) as { baseUrl: string; apiKey: string };
   const result = await walkthrough({ baseUrl: creds.baseUrl, apiKey: creds.apiKey, log: console.log });
   console.log(JSON.stringify(result.balances, null, 2));

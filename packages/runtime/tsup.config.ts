@@ -1,13 +1,14 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
+export default defineConfig((cli) => ({
   // `edge` is its own entry: an edge bundle must not load the Node compositions' file system,
   // embedded database, localnet, Redis or Prometheus client.
   entry: { index: 'src/index.ts', edge: 'src/edge.ts' },
   format: ['esm'],
   dts: true,
   sourcemap: true,
-  clean: true,
+  // `build:run` (`tsup --no-dts`, what `pnpm start` builds) keeps the last full build's declarations.
+  clean: cli.dts === false ? ['!**/*.d.{ts,cts,mts}'] : true,
   target: 'node20',
   platform: 'node',
-});
+}));

@@ -18,7 +18,7 @@ export function registerClientRegistration(
     operationId: 'registerClient',
     'x-use-case': 'registerClientMetadata',
     tags,
-    summary: 'Register a client (RFC 7591); enabled by OAUTH_ADMIN_TOKEN',
+    summary: 'Register a client (RFC 7591); enabled by ADMIN_TOKEN',
     security: [{ oauthAdmin: [] }],
     request: { body: { required: true, content: { 'application/json': { schema: ClientMetadata } } } },
     responses: {
@@ -29,7 +29,7 @@ export function registerClientRegistration(
       },
       ...oauthErrors([400, 401, 413, 500, 503]),
       404: {
-        description: 'Registration is disabled (no OAUTH_ADMIN_TOKEN)',
+        description: 'Registration is disabled (no ADMIN_TOKEN)',
         content: {
           'application/json': {
             schema: z.object({ error: z.literal('not_found'), error_description: z.string() }),

@@ -119,7 +119,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a client (RFC 7591); enabled by OAUTH_ADMIN_TOKEN */
+        /** Register a client (RFC 7591); enabled by ADMIN_TOKEN */
         post: operations["registerClient"];
         delete?: never;
         options?: never;
@@ -3054,7 +3054,7 @@ export interface operations {
                     "application/json": components["schemas"]["OAuthError"];
                 };
             };
-            /** @description Registration is disabled (no OAUTH_ADMIN_TOKEN) */
+            /** @description Registration is disabled (no ADMIN_TOKEN) */
             404: {
                 headers: {
                     [name: string]: unknown;
