@@ -12,6 +12,7 @@ import { createOAuthApp, type OAuthRoutesDeps } from './oauth/index.js';
 import { healthzRoute, registerHealthz } from './ops/healthz.js';
 import { httpMetrics, metricsRoute, registerMetrics } from './ops/metrics.js';
 import { readyzRoute, registerReadyz } from './ops/readyz.js';
+import { requestLog } from './ops/request-log.js';
 import { createPaymentsApp } from './payments/app.js';
 import { notFoundA, paymentsErrorHandler } from './payments/render.js';
 import type { AppServices } from './services.js';
@@ -42,6 +43,7 @@ export function createApp(services: AppServices) {
   app.onError(claimedErrors(paymentsErrorHandler(services.logger)));
   app.notFound(notFoundA);
   app.use('*', requestId);
+  app.use('*', requestLog(services.logger));
   if (services.metrics) app.use('*', httpMetrics(services.metrics.instruments));
   app.use('*', securityHeaders);
 
@@ -71,7 +73,14 @@ export function createApp(services: AppServices) {
   );
 
   registerOpenApiDocument(app, { version: API_VERSION, currencies: services.deps.currencies });
-  app.route('/', createDocsRoutes({ specUrl: '/v1/openapi.json', bundle: services.docsBundle }));
+  app.route(
+    '/',
+    createDocsRoutes({
+      specUrl: '/v1/openapi.json',
+      bundle: services.docsBundle,
+      ...(services.demoClientId ? { oauthClientId: services.demoClientId } : {}),
+    }),
+  );
 
   services.mount?.(app);
   return app;
@@ -84,6 +93,7 @@ function oauthDeps(services: InterfaceBServices): OAuthRoutesDeps {
     clock: services.clock,
     issuer: services.issuer,
     ...(services.adminToken ? { adminToken: services.adminToken } : {}),
+    ...(services.devWallet ? { devWallet: true } : {}),
     logger: services.logger,
     accessTokenTtlSec: services.accessTokenTtlSec,
     refreshTokenTtlSec: services.refreshTokenTtlSec,
