@@ -18,7 +18,9 @@ export function registerClientRegistration(
     operationId: 'registerClient',
     'x-use-case': 'registerClientMetadata',
     tags,
-    summary: 'Register a client (RFC 7591); enabled by OAUTH_ADMIN_TOKEN',
+    summary: 'Register a client (RFC 7591); enabled by ADMIN_TOKEN',
+    description:
+      'The operator registers an OAuth client for interface B with `Authorization: Bearer <ADMIN_TOKEN>` (on the localnet, `adminToken` in `$DATA_DIR/dev-credentials.json`). The answer holds the `client_secret` once; only its hash is kept. `node apps/server/dist/cli.js register-client` sends this request for you.',
     security: [{ oauthAdmin: [] }],
     request: { body: { required: true, content: { 'application/json': { schema: ClientMetadata } } } },
     responses: {
@@ -29,7 +31,7 @@ export function registerClientRegistration(
       },
       ...oauthErrors([400, 401, 413, 500, 503]),
       404: {
-        description: 'Registration is disabled (no OAUTH_ADMIN_TOKEN)',
+        description: 'Registration is disabled (no ADMIN_TOKEN)',
         content: {
           'application/json': {
             schema: z.object({ error: z.literal('not_found'), error_description: z.string() }),
