@@ -34,7 +34,7 @@ export const UNDOCUMENTED_ROUTES: readonly UndocumentedRoute[] = [
  * The HTTP app of the service, one room after another. Runtime-neutral: Node (main.ts) and edge
  * (edge.ts) entries wrap it. Each transport is a sub-app with its own error pipeline (OAuth
  * `{error, error_description}`, swaps `{code, message, rateLimit}`, admin `{code, message}`,
- * payments `{message}`); what none of them serves (health, docs, unknown paths) answers in the
+ * payments `{message, code}`); what none of them serves (health, docs, unknown paths) answers in the
  * payments' shape.
  */
 export function createApp(services: AppServices) {
