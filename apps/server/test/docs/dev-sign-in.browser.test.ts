@@ -16,7 +16,7 @@ import * as oauth from 'oauth4webapi';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorizeUrl } from '../fixtures/oauth-harness.js';
-import { startLocalnetProcess, stopChild } from '../scale/process.js';
+import { startTestLocalnet, stopChild } from '../scale/process.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -123,12 +123,7 @@ describe.skipIf(!haveChromium)('no development wallet off the embedded localnet'
     const root = await mkdtemp(join(tmpdir(), 'ta-devwallet-rpc-'));
     cleanup.push(() => rm(root, { recursive: true, force: true }));
     const masterKey = randomBytes(32).toString('hex');
-    const localnet = await startLocalnetProcess({
-      DATA_DIR: join(root, 'localnet'),
-      KEYSTORE_MASTER_KEY: masterKey,
-      SLOT_INTERVAL_MS: '20',
-      FINALITY_DEPTH_SLOTS: '4',
-    });
+    const localnet = await startTestLocalnet(root, masterKey);
     cleanup.push(() => stopChild(localnet.child));
     // A localnet, but reached over RPC: the demo client exists, the development wallet does not.
     h = await startHarness({ SOLANA_RPC_URL: localnet.rpcUrl, KEYSTORE_MASTER_KEY: masterKey });
