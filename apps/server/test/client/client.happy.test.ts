@@ -14,7 +14,7 @@ import {
 } from '@token-actions/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { approveWithWallet, createTestWallet } from '../fixtures/oauth-harness.js';
-import { type Harness, startHarness } from '../integration/harness.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 const ADMIN = 'admin-token-for-client-tests-0123456789';
 const REDIRECT = 'http://127.0.0.1/client-test/callback';
