@@ -35,8 +35,8 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
 
 /**
  * The API key of an `Authorization` header, or what is wrong with the header, in words that never
- * repeat the credential. The scheme is case-insensitive and may be followed by several spaces
- * (RFC 9110 section 11.4: `auth-scheme 1*SP token68`), as interface B's guard reads it.
+ * repeat the credential. The scheme is case-insensitive (RFC 9110 section 11.1); exactly one
+ * space separates it from the key, as the header has always been read here.
  */
 export function readApiKey(
   authorization: string | undefined,
@@ -48,19 +48,23 @@ export function readApiKey(
       : { problem: `missing API key: ${SEND_IT}` };
   }
   const header = authorization.trim();
-  const [scheme = '', ...rest] = header.split(/ +/);
+  const scheme = /^\S+/.exec(header)![0];
+  const rest = header.slice(scheme.length);
   if (scheme.toLowerCase() !== 'bearer') {
-    if (rest.length === 0) return { problem: `the Bearer scheme is missing before the API key: ${SEND_IT}` };
+    if (rest === '') return { problem: `the Bearer scheme is missing before the API key: ${SEND_IT}` };
     return {
       problem: SCHEME.test(scheme)
         ? `Authorization uses the ${scheme} scheme, not Bearer: ${SEND_IT}`
         : `Authorization does not start with Bearer: ${SEND_IT}`,
     };
   }
-  if (rest.length === 0) return { problem: `Authorization: Bearer carries no API key: ${SEND_IT}` };
-  if (rest.length > 1)
+  if (rest === '') return { problem: `Authorization: Bearer carries no API key: ${SEND_IT}` };
+  if (!rest.startsWith(' ') || /^ \s/.test(rest)) {
+    return { problem: `Authorization needs exactly one space between Bearer and the API key: ${SEND_IT}` };
+  }
+  const key = rest.slice(1);
+  if (/\s/.test(key))
     return { problem: `Authorization carries more than one value after Bearer: ${SEND_IT}` };
-  const key = rest[0]!;
   if (!/^[\x21-\x7e]{1,256}$/.test(key)) {
     return { problem: 'the API key in Authorization is malformed: at most 256 printable ASCII characters' };
   }

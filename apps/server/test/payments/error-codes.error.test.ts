@@ -66,6 +66,8 @@ describe('interface A errors: {message, code}', () => {
       [{ authorization: 'Bearer' }, /Authorization: Bearer carries no API key/],
       [{ authorization: 'Bearer ' }, /Authorization: Bearer carries no API key/],
       [{ authorization: `Bearer ${key} ${key}` }, /more than one value after Bearer/],
+      [{ authorization: `Bearer  ${key}` }, /exactly one space between Bearer and the API key/],
+      [{ authorization: `Bearer\t${key}` }, /exactly one space between Bearer and the API key/],
       [{ authorization: `Bearer ${'k'.repeat(300)}` }, /the API key in Authorization is malformed/],
       [{ authorization: 'Bearer ta_not-a-real-key' }, /^invalid API key$/],
     ];
@@ -78,8 +80,8 @@ describe('interface A errors: {message, code}', () => {
     }
   });
 
-  it('401 is not answered to a well-formed key: any case of Bearer, and several spaces (RFC 9110 1*SP)', async () => {
-    for (const authorization of [`bearer ${h.apiKey}`, `Bearer  ${h.apiKey}`, `BEARER ${h.apiKey}`]) {
+  it('401 is not answered to a well-formed key, whatever the case of Bearer', async () => {
+    for (const authorization of [`bearer ${h.apiKey}`, `BEARER ${h.apiKey}`]) {
       const res = await raw(`/v1/api/accounts/${account}`, { headers: { authorization } });
       expect(res.status, authorization.slice(0, 8)).toBe(200);
     }
