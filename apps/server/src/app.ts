@@ -12,6 +12,7 @@ import { createOAuthApp, type OAuthRoutesDeps } from './oauth/index.js';
 import { healthzRoute, registerHealthz } from './ops/healthz.js';
 import { httpMetrics, metricsRoute, registerMetrics } from './ops/metrics.js';
 import { readyzRoute, registerReadyz } from './ops/readyz.js';
+import { requestLog } from './ops/request-log.js';
 import { createPaymentsApp } from './payments/app.js';
 import { notFoundA, paymentsErrorHandler } from './payments/render.js';
 import type { AppServices } from './services.js';
@@ -33,7 +34,7 @@ export const UNDOCUMENTED_ROUTES: readonly UndocumentedRoute[] = [
  * The HTTP app of the service, one room after another. Runtime-neutral: Node (main.ts) and edge
  * (edge.ts) entries wrap it. Each transport is a sub-app with its own error pipeline (OAuth
  * `{error, error_description}`, swaps `{code, message, rateLimit}`, admin `{code, message}`,
- * payments `{message}`); what none of them serves (health, docs, unknown paths) answers in the
+ * payments `{message, code}`); what none of them serves (health, docs, unknown paths) answers in the
  * payments' shape.
  */
 export function createApp(services: AppServices) {
@@ -42,6 +43,7 @@ export function createApp(services: AppServices) {
   app.onError(claimedErrors(paymentsErrorHandler(services.logger)));
   app.notFound(notFoundA);
   app.use('*', requestId);
+  app.use('*', requestLog(services.logger));
   if (services.metrics) app.use('*', httpMetrics(services.metrics.instruments));
   app.use('*', securityHeaders);
 
@@ -71,7 +73,14 @@ export function createApp(services: AppServices) {
   );
 
   registerOpenApiDocument(app, { version: API_VERSION, currencies: services.deps.currencies });
-  app.route('/', createDocsRoutes({ specUrl: '/v1/openapi.json', bundle: services.docsBundle }));
+  app.route(
+    '/',
+    createDocsRoutes({
+      specUrl: '/v1/openapi.json',
+      bundle: services.docsBundle,
+      ...(services.demoClientId ? { oauthClientId: services.demoClientId } : {}),
+    }),
+  );
 
   services.mount?.(app);
   return app;
@@ -84,6 +93,7 @@ function oauthDeps(services: InterfaceBServices): OAuthRoutesDeps {
     clock: services.clock,
     issuer: services.issuer,
     ...(services.adminToken ? { adminToken: services.adminToken } : {}),
+    ...(services.devWallet ? { devWallet: true } : {}),
     logger: services.logger,
     accessTokenTtlSec: services.accessTokenTtlSec,
     refreshTokenTtlSec: services.refreshTokenTtlSec,

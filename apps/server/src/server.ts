@@ -11,7 +11,7 @@ import { belowAppErrorHandler } from './http/below-app.js';
 import { closeIdleWithoutResets } from './http/keep-alive.js';
 import { SecuredResponse } from './http/secured-response.js';
 import type { Logger } from './logger.js';
-import { seedDemoClient } from './oauth/index.js';
+import { DEMO_CLIENT_ID, seedDemoClient } from './oauth/index.js';
 import { appServices } from './services.js';
 
 export interface RunningServer {
@@ -80,6 +80,10 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
       ...(adminToken ? { adminToken } : {}),
       adminApi: true,
       docsBundle: nodeDocsBundle(),
+      // The development wallet signs in on the chain this process embeds, never on one it reaches
+      // over RPC (even a localnet's): there the wallet is someone's.
+      ...(composition.localnet ? { devWallet: true } : {}),
+      ...(composition.isLocalnet ? { demoClientId: DEMO_CLIENT_ID } : {}),
     }),
   );
   handler = app.fetch;
@@ -87,7 +91,13 @@ export async function startServer(config: ServerConfig, logger: Logger): Promise
   const loops = config.RUN_WORKER ? composition.startLoops() : undefined;
 
   const oauth = composition.isLocalnet
-    ? await seedDemoClient({ store: composition.oauthStore, clock: deps.clock, issuer: baseUrl })
+    ? await seedDemoClient({
+        store: composition.oauthStore,
+        clock: deps.clock,
+        issuer: baseUrl,
+        // The reference page's Authorize comes back to the page itself (Scalar's default).
+        extraRedirectUris: [`${baseUrl.replace(/\/+$/, '')}/v1/docs`],
+      })
     : undefined;
   const credentials: DevCredentials = {
     baseUrl,

@@ -25,6 +25,8 @@ export interface AppServices {
   readonly genesisHash?: string;
   /** The reference UI's script; without it /v1/docs links the raw document only. */
   readonly docsBundle?: DocsBundle;
+  /** The demo OAuth client the reference page's Authorize fills in (the localnet seeds it). */
+  readonly demoClientId?: string;
   /** Prometheus instruments; `/metrics` and the request metrics are mounted when present. */
   readonly metrics?: {
     readonly instruments: ServerMetrics;
@@ -60,6 +62,10 @@ export interface AppSettings {
   /** Serve the admin API; the edge worker does not (its operator token only registers clients). */
   readonly adminApi: boolean;
   readonly docsBundle?: DocsBundle;
+  /** The consent page's development wallet: only when the chain is the embedded localnet. */
+  readonly devWallet?: boolean;
+  /** The demo OAuth client, when the entry seeds one (a localnet). */
+  readonly demoClientId?: string;
 }
 
 /**
@@ -77,6 +83,7 @@ export function appServices(parts: AppParts, settings: AppSettings): AppServices
     ...(config.CORS_ALLOWED_ORIGINS ? { corsAllowedOrigins: config.CORS_ALLOWED_ORIGINS } : {}),
     ...(parts.genesisHash ? { genesisHash: parts.genesisHash } : {}),
     ...(settings.docsBundle ? { docsBundle: settings.docsBundle } : {}),
+    ...(settings.demoClientId ? { demoClientId: settings.demoClientId } : {}),
     ...(parts.webhookEndpoints ? { webhookEndpoints: parts.webhookEndpoints } : {}),
     ...(operator ? { adminToken: operator } : {}),
     ...(parts.metrics
@@ -102,6 +109,7 @@ export function appServices(parts: AppParts, settings: AppSettings): AppServices
       accessTokenTtlSec: config.ACCESS_TOKEN_TTL_SEC,
       refreshTokenTtlSec: config.REFRESH_TOKEN_TTL_SEC,
       ...(parts.isLocalnet ? { siwsChainId: 'localnet' } : {}),
+      ...(settings.devWallet ? { devWallet: true } : {}),
       swaps: parts.swaps,
     },
   };

@@ -4,34 +4,51 @@
  * to the server process while it runs), with the operator token from ADMIN_TOKEN or, on a
  * localnet, from $DATA_DIR/dev-credentials.json.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import {
+  errorMessage,
+  type Io,
+  processIo,
+  readBody,
+  readDevCredentials,
+  SERVER_HELP,
+  serverTarget,
+  UsageError,
+  wantsHelp,
+} from './target.js';
 
-export const ADMIN_USAGE = `Usage: cli.js api-keys create --label <label> [--tenant <tenant>]
-       cli.js api-keys list [--tenant <tenant>]
-       cli.js api-keys revoke <key id>
-       cli.js api-keys rotate <key id> [--overlap-seconds <seconds>]
-       cli.js tenants list
-       cli.js tenants get <tenant>
-       cli.js tenants set <tenant> --treasury-payments <true|false>
+const COMMANDS = {
+  'api-keys': [
+    'cli.js api-keys create --label <label> [--tenant <tenant>]',
+    'cli.js api-keys list [--tenant <tenant>]',
+    'cli.js api-keys revoke <key id>',
+    'cli.js api-keys rotate <key id> [--overlap-seconds <seconds>]',
+  ],
+  tenants: [
+    'cli.js tenants list',
+    'cli.js tenants get <tenant>',
+    'cli.js tenants set <tenant> --treasury-payments <true|false>',
+  ],
+} as const;
 
-Calls the admin API of a running server and prints its JSON answer.
-  server: --url <base url>, else TOKEN_ACTIONS_URL, else baseUrl in $DATA_DIR/dev-credentials.json
-  token:  ADMIN_TOKEN, else adminToken in $DATA_DIR/dev-credentials.json (DATA_DIR default .data);
-          never a flag, so it does not show in the process list.`;
+export type AdminGroup = keyof typeof COMMANDS;
 
-interface Io {
-  out(text: string): void;
-  err(text: string): void;
+export function isAdminGroup(word: string | undefined): word is AdminGroup {
+  return word === 'api-keys' || word === 'tenants';
 }
 
-const processIo: Io = {
-  out: (text) => process.stdout.write(text),
-  err: (text) => process.stderr.write(text),
-};
+/** The usage of one group of admin commands, or of both. */
+export function adminUsage(group?: AdminGroup): string {
+  const lines = group ? COMMANDS[group] : [...COMMANDS['api-keys'], ...COMMANDS.tenants];
+  return `Usage: ${lines.join('\n       ')}
 
-class UsageError extends Error {}
+Calls the admin API of a running server and prints its JSON answer.
+${SERVER_HELP}
+  token:  ADMIN_TOKEN, else adminToken in $DATA_DIR/dev-credentials.json; never a flag, so it
+          does not show in the process list.`;
+}
+
+export const ADMIN_USAGE = adminUsage();
 
 interface Call {
   readonly method: 'GET' | 'POST' | 'DELETE' | 'PATCH';
@@ -100,20 +117,7 @@ function toCall(argv: readonly string[]): Call {
       };
     }
     default:
-      throw new UsageError(`unknown command "${key}"`);
-  }
-}
-
-async function devCredentials(env: NodeJS.ProcessEnv): Promise<{ baseUrl?: string; adminToken?: string }> {
-  try {
-    const path = join(env.DATA_DIR || '.data', 'dev-credentials.json');
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as { baseUrl?: unknown; adminToken?: unknown };
-    return {
-      ...(typeof parsed.baseUrl === 'string' ? { baseUrl: parsed.baseUrl } : {}),
-      ...(typeof parsed.adminToken === 'string' ? { adminToken: parsed.adminToken } : {}),
-    };
-  } catch {
-    return {};
+      throw new UsageError(verb === undefined ? `${group} needs a command` : `unknown command "${key}"`);
   }
 }
 
@@ -124,6 +128,11 @@ export async function adminMain(
   io: Io = processIo,
   fetchImpl: typeof fetch = fetch,
 ): Promise<number> {
+  const group = isAdminGroup(argv[0]) ? argv[0] : undefined;
+  if (wantsHelp(argv)) {
+    io.out(`${adminUsage(group)}\n`);
+    return 0;
+  }
   let call: Call;
   let url: string | undefined;
   try {
@@ -132,12 +141,10 @@ export async function adminMain(
       | string
       | undefined;
   } catch (error) {
-    io.err(`${(error as Error).message}\n\n${ADMIN_USAGE}\n`);
+    io.err(`${(error as Error).message}\n\n${adminUsage(group)}\n`);
     return 2;
   }
-  const file = await devCredentials(env);
-  const baseUrl = (url ?? env.TOKEN_ACTIONS_URL ?? file.baseUrl)?.replace(/\/+$/, '');
-  const token = env.ADMIN_TOKEN || env.OAUTH_ADMIN_TOKEN || file.adminToken;
+  const { baseUrl, adminToken: token } = serverTarget(url, env, await readDevCredentials(env));
   if (!baseUrl || !token) {
     io.err(
       `${!baseUrl ? 'no server URL' : 'no admin token'}: set ${!baseUrl ? '--url or TOKEN_ACTIONS_URL' : 'ADMIN_TOKEN'}, or DATA_DIR to a localnet's data directory\n`,
@@ -158,16 +165,9 @@ export async function adminMain(
     io.err(`cannot reach ${baseUrl}: ${(error as Error).message}\n`);
     return 1;
   }
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: printed as it came
-  }
+  const body = await readBody(res);
   if (!res.ok) {
-    const message = (body as { message?: unknown })?.message;
-    io.err(`${res.status}: ${typeof message === 'string' ? message : text}\n`);
+    io.err(`${res.status}: ${errorMessage(body)}\n`);
     return 1;
   }
   io.out(`${JSON.stringify(body, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { TX_STATUSES } from '@token-actions/core';
+import { ERROR_CODES, TX_STATUSES } from '@token-actions/core';
 
 /** A transaction signature as the examples show it (base58, 64 bytes). */
 export const SIGNATURE_EXAMPLE =
@@ -14,4 +14,13 @@ export const KEY_EXAMPLE = '9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin';
 export const TransactionStatus = z.enum(TX_STATUSES).openapi('TransactionStatus', {
   description: 'Commitment reached, or why it never will',
   example: 'finalized',
+});
+
+/**
+ * The closed set of stable error codes: interface A's `{message, code}`, interface B's and the
+ * admin API's `{code, message}` name the same component.
+ */
+export const ErrorCode = z.enum(ERROR_CODES).openapi('ErrorCode', {
+  description: 'Stable error code: never renamed or reused',
+  example: 'INVALID_INPUT',
 });

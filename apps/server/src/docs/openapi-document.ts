@@ -24,11 +24,14 @@ authorization server interface B relies on.
 
 **Interface A** (\`/v1/api/…\`) takes an API key: \`Authorization: Bearer <api key>\` (security
 scheme \`apiKey\`). On the embedded default the dev key is printed at start-up and written to
-\`$DATA_DIR/dev-credentials.json\`. Every POST accepts an \`Idempotency-Key\`. Errors are \`{message}\`.
+\`$DATA_DIR/dev-credentials.json\`. Every POST accepts an \`Idempotency-Key\`. Errors are \`{message, code}\`:
+\`code\` is a stable code from the same set as interface B's (\`ErrorCode\`); each operation lists the
+codes of each of its error statuses.
 
 **Interface B** (\`/v1/project\`, \`/v1/aggregator\`, \`/v1/swap\`, \`/v1/webhooks\`) takes an OAuth 2.0
 access token (security scheme \`oauth2\`: authorization code with PKCE at \`/oauth/authorize\` and
-\`/oauth/token\`). Every answer carries \`rateLimit\`; errors are \`{code, message, rateLimit}\` with a
+\`/oauth/token\`; on the localnet, \`node apps/server/dist/cli.js oauth login\` prints one, and this
+page's Authorize signs in with a development wallet for the demo client of \`dev-credentials.json\`). Every answer carries \`rateLimit\`; errors are \`{code, message, rateLimit}\` with a
 stable \`code\`. When a swap finishes, the client's \`webhook_url\` receives a signed \`swap.*\` event
 (see Webhooks); a tenant's endpoints registered at \`/v1/api/webhooks\` receive a signed
 \`transaction.*\` event whenever one of its transactions changes status.

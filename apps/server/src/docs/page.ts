@@ -16,8 +16,23 @@ export const INIT_SCRIPT = `(function () {
     documentDownloadType: 'json',
     persistAuth: false,
     // Interface A's key by default; interface B's operations take the oauth2 scheme (pick it in
-    // the Authentication selector and paste an access token, or run the flow).
-    authentication: { preferredSecurityScheme: settings.preferredScheme },
+    // the Authentication selector and paste an access token, or run the flow). The flow uses PKCE
+    // S256, which the server requires (Scalar's own setting: in the document it would clash with
+    // Redoc's x-usePkce). On a localnet it names the demo client, whose redirect URIs include this
+    // page; its secret is typed in.
+    authentication: {
+      preferredSecurityScheme: settings.preferredScheme,
+      securitySchemes: {
+        oauth2: {
+          flows: {
+            authorizationCode: Object.assign(
+              { 'x-usePkce': 'SHA-256', selectedScopes: ['read', 'write'] },
+              settings.oauthClientId ? { 'x-scalar-client-id': settings.oauthClientId } : {},
+            ),
+          },
+        },
+      },
+    },
     metaData: { title: document.title },
   });
 })();
@@ -29,10 +44,16 @@ const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.
  * The shell of the reference page. It holds no inline script or style, so its CSP can forbid both
  * for scripts; settings travel in data attributes.
  */
-export function docsPage(options: { specUrl: string; bundleUrl?: string; initUrl: string }): string {
+export function docsPage(options: {
+  specUrl: string;
+  bundleUrl?: string;
+  initUrl: string;
+  oauthClientId?: string;
+}): string {
   const spec = escapeHtml(options.specUrl);
+  const client = options.oauthClientId ? ` data-oauth-client-id="${escapeHtml(options.oauthClientId)}"` : '';
   const ui = options.bundleUrl
-    ? `<div id="reference" data-document-url="${spec}" data-preferred-scheme="apiKey"></div>
+    ? `<div id="reference" data-document-url="${spec}" data-preferred-scheme="apiKey"${client}></div>
 <script src="${escapeHtml(options.bundleUrl)}"></script>
 <script src="${escapeHtml(options.initUrl)}"></script>`
     : `<p>The interactive reference is not bundled with this runtime.</p>`;

@@ -70,13 +70,19 @@ function bundleCache(bundle: DocsBundle) {
  * GET /v1/docs: the API reference (Scalar) over /v1/openapi.json, with try-it against this
  * origin, both security schemes and search; its assets under /v1/docs/assets/.
  */
-export function createDocsRoutes(options: { specUrl: string; bundle?: DocsBundle }): Hono {
+export function createDocsRoutes(options: {
+  specUrl: string;
+  bundle?: DocsBundle;
+  /** The OAuth client the page's Authorize names (the localnet's demo client). */
+  oauthClientId?: string;
+}): Hono {
   const app = new Hono();
   const bundleName = options.bundle ? `scalar-${options.bundle.version}.js` : undefined;
   const initName = `init-${hashOf(INIT_SCRIPT)}.js`;
   const page = docsPage({
     specUrl: options.specUrl,
     initUrl: `${ASSETS}/${initName}`,
+    ...(options.oauthClientId ? { oauthClientId: options.oauthClientId } : {}),
     ...(bundleName ? { bundleUrl: `${ASSETS}/${bundleName}` } : {}),
   });
   const cache = options.bundle ? bundleCache(options.bundle) : undefined;

@@ -1,5 +1,6 @@
 import {
   type ApiKeyRecord,
+  type ErrorCode,
   hashSecret,
   isApiKeyActive,
   type StorePort,
@@ -19,13 +20,56 @@ export type AuthVariables = {
   requestKey?: string;
 };
 
-/** Answers a refused request in the shape of the transport it is for (payments: `{message}`). */
+/** Answers a refused request in the shape of the transport it is for (payments: `{message, code}`). */
 export type Refuse = (
   c: Context,
   status: ContentfulStatusCode,
+  code: ErrorCode,
   message: string,
   headers?: Record<string, string>,
 ) => Response;
+
+const SEND_IT = 'send Authorization: Bearer <api key>';
+/** A scheme name worth repeating back: a short token, so a key pasted in its place is never echoed. */
+const SCHEME = /^[A-Za-z][A-Za-z0-9-]{0,19}$/;
+
+/**
+ * The API key of an `Authorization` header, or what is wrong with the header, in words that never
+ * repeat the credential. The scheme is case-insensitive (RFC 9110 section 11.1); exactly one
+ * space separates it from the key, as the header has always been read here.
+ */
+export function readApiKey(
+  authorization: string | undefined,
+  apiKeyHeader: string | undefined,
+): { key: string } | { problem: string } {
+  if (authorization === undefined || authorization.trim() === '') {
+    return apiKeyHeader !== undefined
+      ? { problem: `the API key was sent in X-API-Key, which is not read: ${SEND_IT}` }
+      : { problem: `missing API key: ${SEND_IT}` };
+  }
+  const header = authorization.trim();
+  const scheme = /^\S+/.exec(header)![0];
+  const rest = header.slice(scheme.length);
+  if (scheme.toLowerCase() !== 'bearer') {
+    if (rest === '') return { problem: `the Bearer scheme is missing before the API key: ${SEND_IT}` };
+    return {
+      problem: SCHEME.test(scheme)
+        ? `Authorization uses the ${scheme} scheme, not Bearer: ${SEND_IT}`
+        : `Authorization does not start with Bearer: ${SEND_IT}`,
+    };
+  }
+  if (rest === '') return { problem: `Authorization: Bearer carries no API key: ${SEND_IT}` };
+  if (!rest.startsWith(' ') || /^ \s/.test(rest)) {
+    return { problem: `Authorization needs exactly one space between Bearer and the API key: ${SEND_IT}` };
+  }
+  const key = rest.slice(1);
+  if (/\s/.test(key))
+    return { problem: `Authorization carries more than one value after Bearer: ${SEND_IT}` };
+  if (!/^[\x21-\x7e]{1,256}$/.test(key)) {
+    return { problem: 'the API key in Authorization is malformed: at most 256 printable ASCII characters' };
+  }
+  return { key };
+}
 
 /**
  * Interface A (payments) authentication: `Authorization: Bearer <api key>`. Keys are stored as SHA-256
@@ -42,17 +86,13 @@ export function apiKeyAuth(
   // store's by up to the cache TTL, and a busy key must not turn that second into a write each.
   const touched = new Map<string, number>();
   const invalid = (c: Context) =>
-    refuse(c, 401, 'invalid API key', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    refuse(c, 401, 'UNAUTHORIZED', 'invalid API key', { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
   return async (c, next) => {
-    const header = c.req.header('authorization');
-    // The auth scheme is case-insensitive (RFC 9110 section 11.1).
-    const match = header ? /^Bearer ([\x21-\x7e]{1,256})$/i.exec(header) : null;
-    if (!match) {
-      return refuse(c, 401, 'missing API key: send Authorization: Bearer <api key>', {
-        'WWW-Authenticate': 'Bearer',
-      });
+    const read = readApiKey(c.req.header('authorization'), c.req.header('x-api-key'));
+    if ('problem' in read) {
+      return refuse(c, 401, 'UNAUTHORIZED', read.problem, { 'WWW-Authenticate': 'Bearer' });
     }
-    const found = await store.apiKeys.findByHash(hashSecret(match[1]!));
+    const found = await store.apiKeys.findByHash(hashSecret(read.key));
     if (found.isErr()) throw new DomainHttpError(found.error);
     const at = now();
     const key = found.value;

@@ -15,6 +15,7 @@ describe('belowAppErrorHandler', () => {
     expect(res.headers.get('connection')).toBe('close');
     expect(await res.json()).toEqual({
       message: 'invalid request: the request target or Host header cannot be parsed',
+      code: 'INVALID_INPUT',
     });
     expect(logger.lines).toEqual([]);
   });
@@ -24,7 +25,7 @@ describe('belowAppErrorHandler', () => {
     const res = belowAppErrorHandler(logger)(new Error('db password=hunter2 refused'));
     expect(res.status).toBe(500);
     const text = await res.text();
-    expect(JSON.parse(text)).toEqual({ message: 'internal error' });
+    expect(JSON.parse(text)).toEqual({ message: 'internal error', code: 'INTERNAL' });
     expect(text).not.toContain('hunter2');
     expect(logger.lines).toHaveLength(1);
     expect(logger.lines[0]?.msg).toBe('unhandled error below the app');

@@ -8,7 +8,7 @@ import { requestLogger } from './request-context.js';
 import { describeIssues } from './validation.js';
 
 /**
- * Writes one error answer in a transport's shape: payments `{message}`, swaps
+ * Writes one error answer in a transport's shape: payments `{message, code}`, swaps
  * `{code, message, rateLimit}`, admin `{code, message}`, blinks `{message}`. A shape without a
  * code ignores `code`.
  */

@@ -66,3 +66,8 @@ export class DomainHttpError extends Error {
     super(error.message);
   }
 }
+
+/** The codes whose status is `status`, in the closed set's order: what an error answer of that status can carry. */
+export function codesOfStatus(status: number): ErrorCode[] {
+  return (Object.keys(STATUS) as ErrorCode[]).filter((code) => STATUS[code] === status);
+}

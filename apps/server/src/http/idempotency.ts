@@ -19,7 +19,7 @@ export function idempotency(
     const key = c.req.header('idempotency-key');
     if (c.req.method !== 'POST' || key === undefined) return next();
     if (!KEY.test(key)) {
-      return refuse(c, 400, 'Idempotency-Key must be 1-255 printable ASCII characters');
+      return refuse(c, 400, 'INVALID_INPUT', 'Idempotency-Key must be 1-255 printable ASCII characters');
     }
     // Through Hono's body cache: the duplicate-key check may already have read the body.
     const body = new Uint8Array(await c.req.arrayBuffer());
@@ -35,10 +35,20 @@ export function idempotency(
     if (begun.isErr()) throw new DomainHttpError(begun.error);
     const state = begun.value;
     if (state.state === 'mismatch') {
-      return refuse(c, 409, 'Idempotency-Key was already used with a different request body or path');
+      return refuse(
+        c,
+        409,
+        'IDEMPOTENCY_KEY_REUSED',
+        'Idempotency-Key was already used with a different request body or path',
+      );
     }
     if (state.state === 'in_progress') {
-      return refuse(c, 409, 'a request with this Idempotency-Key is still in progress; retry shortly');
+      return refuse(
+        c,
+        409,
+        'IDEMPOTENCY_IN_PROGRESS',
+        'a request with this Idempotency-Key is still in progress; retry shortly',
+      );
     }
     if (state.state === 'completed') {
       return new Response(state.body, {

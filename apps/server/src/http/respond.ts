@@ -4,7 +4,7 @@ import { DomainHttpError } from './errors.js';
 
 /**
  * The one way a route handler turns a use-case Result into its answer: the value, or a throw that
- * the one error handler renders in its transport's shape (payments `{message}`, swaps
+ * the one error handler renders in its transport's shape (payments `{message, code}`, swaps
  * `{code, message, rateLimit}`, ...). The handler itself only builds its documented success body.
  */
 export async function unwrap<T>(result: ResultAsync<T, DomainError> | Result<T, DomainError>): Promise<T> {

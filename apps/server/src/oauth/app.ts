@@ -38,6 +38,8 @@ export interface OAuthRoutesDeps extends OAuthConfig {
   readonly clock: ClockPort;
   /** Enables POST /oauth/clients for callers presenting it as a bearer token. */
   readonly adminToken?: string;
+  /** The consent page offers the development wallet: on the embedded localnet only. */
+  readonly devWallet?: boolean;
   readonly logger?: OAuthLogger;
   /** The SSRF guard a registered client's webhook URL must pass. */
   readonly webhookUrls?: OutboundUrlPolicy;
@@ -59,6 +61,8 @@ export interface OAuthRouteContext {
   readonly render: OAuthRenderer;
   /** Hash of the admin token; registration is disabled without one. */
   readonly adminTokenHash?: string;
+  /** The consent page offers the development wallet (the embedded localnet). */
+  readonly devWallet: boolean;
 }
 
 const LIMITED_PATHS = ['/oauth/authorize/challenge', '/oauth/token', '/oauth/revoke', '/oauth/introspect'];
@@ -106,6 +110,7 @@ export function createOAuthApp(deps: OAuthRoutesDeps): OAuthApp {
     settings: oauthSettings(deps),
     render,
     ...(deps.adminToken ? { adminTokenHash: hashSecret(deps.adminToken) } : {}),
+    devWallet: deps.devWallet === true,
   };
 
   const app: OAuthApp = new OpenAPIHono();

@@ -8,7 +8,10 @@ import { AuthorizeQuery } from './openapi-schemas.js';
  * GET /oauth/authorize, the authorization endpoint (RFC 6749 section 3.1): the consent page, where
  * the user signs in with their wallet and approves or denies.
  */
-export function registerAuthorize(app: OAuthApp, { depsFor, settings, render }: OAuthRouteContext): void {
+export function registerAuthorize(
+  app: OAuthApp,
+  { depsFor, settings, render, devWallet }: OAuthRouteContext,
+): void {
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/oauth/authorize',
@@ -44,6 +47,7 @@ export function registerAuthorize(app: OAuthApp, { depsFor, settings, render }: 
         formAction: settings.endpoints.authorization,
         challengeUrl: settings.endpoints.challenge,
         cspNonce: nonce,
+        devWallet,
       }),
       200,
       // The form posts here, and the answer redirects to the client: both are allowed targets.

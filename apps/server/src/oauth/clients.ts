@@ -27,13 +27,15 @@ export async function seedDemoClient(deps: {
   clock: ClockPort;
   issuer: string;
   redirectUri?: string;
+  /** Further redirect URIs it accepts (the API reference page); `redirectUri` stays the one shown. */
+  extraRedirectUris?: readonly string[];
 }): Promise<DemoClientCredentials> {
   const redirectUri = deps.redirectUri ?? `${deps.issuer.replace(/\/+$/, '')}/oauth/demo/callback`;
   const registered = await registerClient(deps, {
     clientId: DEMO_CLIENT_ID,
     name: 'Demo client',
     type: 'confidential',
-    redirectUris: [redirectUri],
+    redirectUris: [redirectUri, ...(deps.extraRedirectUris ?? [])],
   });
   if (registered.isErr())
     throw new Error(`could not seed the demo OAuth client: ${registered.error.message}`);

@@ -98,16 +98,39 @@ export const Introspection = z
 
 export const ClientMetadata = z
   .object({
-    client_name: z.string().openapi({ example: 'My swap app' }),
-    redirect_uris: z.array(z.string()).openapi({ example: ['https://app.example.org/callback'] }),
+    client_name: z.string().openapi({
+      description: 'Shown on the consent page and signed in the wallet message: 1 to 80 characters, one line',
+      example: 'My swap app',
+    }),
+    redirect_uris: z.array(z.string()).openapi({
+      description:
+        'Where the browser is sent back with the code: 1 to 10 absolute URLs, https (or http on a loopback host), no fragment; matched exactly',
+      example: ['https://app.example.org/callback'],
+    }),
     token_endpoint_auth_method: z
       .enum(['client_secret_basic', 'client_secret_post', 'none'])
       .optional()
-      .openapi({ description: 'none registers a public (browser) client' }),
-    scope: scope.optional(),
-    webhook_url: z.string().optional().openapi({ description: 'Where signed swap.* events are sent' }),
+      .openapi({
+        description:
+          'Default client_secret_basic: a confidential client, given a client_secret once. none registers a public (browser or CLI) client: no secret, PKCE only',
+      }),
+    scope: scope.optional().openapi({ description: 'The scopes it may request; default "read write"' }),
+    webhook_url: z.string().optional().openapi({
+      description:
+        'Where signed swap.* events about its swaps are sent (https; a private address only with WEBHOOK_ALLOW_PRIVATE)',
+      example: 'https://app.example.org/hooks/token-actions',
+    }),
   })
-  .openapi('ClientMetadata', { description: 'RFC 7591 section 2' });
+  .openapi('ClientMetadata', {
+    description:
+      'RFC 7591 section 2: the client to register. Only client_name and redirect_uris are required',
+    example: {
+      client_name: 'My swap app',
+      redirect_uris: ['https://app.example.org/callback'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scope: 'read write',
+    },
+  });
 
 export const RegisteredClient = z
   .object({

@@ -59,6 +59,7 @@ export function registerOAuthSecuritySchemes(registry: Registry): void {
   registry.registerComponent('securitySchemes', 'oauthAdmin', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The operator token (ADMIN_TOKEN), for client registration',
+    description:
+      'The operator token (ADMIN_TOKEN; its old name OAUTH_ADMIN_TOKEN is still read), for client registration',
   });
 }

@@ -19,6 +19,8 @@ export function registerClientRegistration(
     'x-use-case': 'registerClientMetadata',
     tags,
     summary: 'Register a client (RFC 7591); enabled by ADMIN_TOKEN',
+    description:
+      'The operator registers an OAuth client for interface B with `Authorization: Bearer <ADMIN_TOKEN>` (on the localnet, `adminToken` in `$DATA_DIR/dev-credentials.json`). The answer holds the `client_secret` once; only its hash is kept. `node apps/server/dist/cli.js register-client` sends this request for you.',
     security: [{ oauthAdmin: [] }],
     request: { body: { required: true, content: { 'application/json': { schema: ClientMetadata } } } },
     responses: {

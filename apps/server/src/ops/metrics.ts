@@ -19,7 +19,7 @@ export const metricsRoute = {
  * label set stays bounded whatever callers send. Middleware-only answers (401 of the API key
  * check, 404 of a prefix) carry the pattern of the middleware; nothing matched is `unmatched`.
  */
-function routeOf(c: Context): string {
+export function routeOf(c: Context): string {
   const endpoint = matchedRoutes(c).find((route) => route.method !== 'ALL');
   if (endpoint) return endpoint.path;
   const responder = routePath(c);

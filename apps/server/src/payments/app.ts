@@ -31,7 +31,7 @@ import { registerListWebhookEndpoints } from './webhook-endpoints/list.js';
 /**
  * Payments (the spec's interface A, `/v1/api/...`) as a sub-app with its one error pipeline: one
  * validation hook here, and the root app's error handler (createApp's `paymentsErrorHandler`),
- * both rendering `{message}` through `errorA`, behind the body limit, API key, content type and
+ * both rendering `{message, code}` through `errorA`, behind the body limit, API key, content type and
  * Idempotency-Key checks. The sub-app sets no `onError` of its own: Hono wraps every handler of a
  * mounted sub-app that has one in a compose of its own, a closure and promises per handler per
  * request, to give the same answer the root's handler gives.
@@ -47,7 +47,9 @@ export function createPaymentsApp(services: AppServices): PaymentsApp {
       maxSize: services.maxBodyBytes,
       // The rest of an oversized body is never read, so the connection cannot carry another request.
       onError: (c) =>
-        errorA(c, 413, `request body exceeds ${services.maxBodyBytes} bytes`, { connection: 'close' }),
+        errorA(c, 413, 'INVALID_INPUT', `request body exceeds ${services.maxBodyBytes} bytes`, {
+          connection: 'close',
+        }),
     }),
   );
   app.use('/v1/api/*', apiKeyAuth(deps.store, now, errorA));
@@ -120,7 +122,7 @@ function requireJsonBody(acceptsAnyBody: ReadonlySet<string>): MiddlewareHandler
     if (c.req.method === 'POST' && !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
       const route = matchedRoutes(c).find((matched) => matched.method === 'POST')?.path;
       if (route === undefined || !acceptsAnyBody.has(route)) {
-        return errorA(c, 415, 'Content-Type must be application/json');
+        return errorA(c, 415, 'INVALID_INPUT', 'Content-Type must be application/json');
       }
     }
     await next();

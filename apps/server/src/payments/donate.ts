@@ -31,6 +31,7 @@ export function registerDonations(app: PaymentsApp, deps: ActionDeps): void {
     return errorA(
       c,
       400,
+      'UNKNOWN_CURRENCY',
       `unknown currency "${currency.slice(0, 32)}" in the path; use one of ${known.join(', ')}`,
     );
   });

@@ -1,6 +1,8 @@
 import { z } from '@hono/zod-openapi';
+import type { ErrorCode } from '@token-actions/core';
 import type { ZodType } from 'zod';
 import { KEY_EXAMPLE } from '../docs/components.js';
+import { codesOfStatus } from '../http/errors.js';
 import { ErrorResponse } from './schemas.js';
 
 /** The OpenAPI pieces every payments route declares: its credential, its error answers, its header. */
@@ -8,7 +10,7 @@ import { ErrorResponse } from './schemas.js';
 /** An API key of a tenant (`Authorization: Bearer <api key>`). */
 export const security = [{ apiKey: [] }];
 
-/** Every status interface A can answer with `{message}`, what it means, and one real message. */
+/** Every status interface A can answer with `{message, code}`, what it means, and one real message. */
 const STATUS_A = {
   400: ['Invalid input; the message names the field and the rule', 'amount must be a positive decimal'],
   401: ['Missing or invalid API key', 'missing API key: send Authorization: Bearer <api key>'],
@@ -34,18 +36,80 @@ const STATUS_A = {
 
 export type StatusA = keyof typeof STATUS_A;
 
+/** Codes only interface B (its tokens, scopes, swaps and webhook) or the admin API answer. */
+const NOT_INTERFACE_A = new Set<ErrorCode>([
+  'INVALID_TOKEN',
+  'INSUFFICIENT_SCOPE',
+  'WEBHOOK_SIGNATURE_INVALID',
+  'RATE_LIMITED',
+  'UNKNOWN_TOKEN_PAIR',
+  'INVALID_PARAMETERS',
+  'INSUFFICIENT_LIQUIDITY',
+  'SWAP_NOT_FOUND',
+  'QUOTE_EXPIRED',
+  'TRANSACTION_MISMATCH',
+  'INVALID_SIGNATURE',
+  'AGGREGATOR_NO_ROUTE',
+  'AGGREGATOR_UNAVAILABLE',
+  'ACCOUNT_NOT_CALLER',
+  'RESERVATION_LIMIT',
+  'API_KEY_NOT_FOUND',
+  'TENANT_NOT_FOUND',
+]);
+
 /**
- * The error answers of an interface A operation, each `{message}` with an example. Routes list the
- * statuses they can answer, usually through `readErrors`/`writeErrors`; the OpenAPI test checks
- * that every status the service answers on an operation is declared here.
+ * The codes an interface A answer of `status` carries: those the one status table maps to it,
+ * less the other rooms' own; a refusal of the request's form (no route, body too large, wrong
+ * Content-Type) is `INVALID_INPUT`; a server failure shows only `INTERNAL` (errorHandler hides
+ * the cause). A code added to core joins its status's list here by itself.
+ */
+function codesA(status: StatusA): ErrorCode[] {
+  if (status === 500) return ['INTERNAL'];
+  const codes = codesOfStatus(status).filter((code) => !NOT_INTERFACE_A.has(code));
+  return status === 404 || status === 413 || status === 415 ? [...codes, 'INVALID_INPUT'] : codes;
+}
+
+const EXAMPLE_CODE: Record<StatusA, ErrorCode> = {
+  400: 'INVALID_AMOUNT',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'ESCROW_NOT_FOUND',
+  409: 'IDEMPOTENCY_KEY_REUSED',
+  413: 'INVALID_INPUT',
+  415: 'INVALID_INPUT',
+  500: 'INTERNAL',
+};
+
+/** One component per status (`ErrorResponse400`, ...): `ErrorResponse` with `code` closed to that status's codes. */
+const byStatus = new Map<StatusA, ReturnType<typeof statusSchema>>();
+function statusSchema(status: StatusA) {
+  const codes = codesA(status);
+  return ErrorResponse.extend({ code: z.enum(codes as [ErrorCode, ...ErrorCode[]]) }).openapi(
+    `ErrorResponse${status}`,
+    {
+      description: `Interface A error answered with status ${status}: \`code\` is one of ${codes.join(', ')}`,
+    },
+  );
+}
+
+/**
+ * The error answers of an interface A operation, each `{message, code}` with an example, the
+ * codes listed per status. Routes list the statuses they can answer, usually through
+ * `readErrors`/`writeErrors`; the OpenAPI test checks that every status the service answers on an
+ * operation is declared here, and that its body validates (so its code is listed).
  */
 export function errorsA<S extends StatusA>(...statuses: S[]): Record<S, ErrorAnswer> {
   const answers = {} as Record<S, ErrorAnswer>;
   for (const status of statuses) {
     const [description, message] = STATUS_A[status];
+    let schema = byStatus.get(status);
+    if (!schema) {
+      schema = statusSchema(status);
+      byStatus.set(status, schema);
+    }
     answers[status] = {
       description,
-      content: { 'application/json': { schema: ErrorResponse, example: { message } } },
+      content: { 'application/json': { schema, example: { message, code: EXAMPLE_CODE[status] } } },
     };
   }
   return answers;
@@ -53,7 +117,9 @@ export function errorsA<S extends StatusA>(...statuses: S[]): Record<S, ErrorAns
 
 interface ErrorAnswer {
   description: string;
-  content: { 'application/json': { schema: typeof ErrorResponse; example: { message: string } } };
+  content: {
+    'application/json': { schema: ZodType; example: { message: string; code: ErrorCode } };
+  };
 }
 
 /** A GET behind the API key. */

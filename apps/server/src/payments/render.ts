@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { ErrorCode } from '@token-actions/core';
 import type { Context, ErrorHandler, NotFoundHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AuthVariables } from '../http/auth.js';
@@ -12,19 +13,24 @@ import {
 export type PaymentsEnv = { Variables: AuthVariables };
 export type PaymentsApp = OpenAPIHono<PaymentsEnv>;
 
-/** The one renderer of payments errors (and of the public routes): the spec's `{message}`. */
+/**
+ * The one renderer of payments errors (and of the public routes): the spec's `{message}`, and
+ * next to it the stable `code` interface B and the admin API answer with (additive: the spec's
+ * field is unchanged).
+ */
 export function errorA(
   // biome-ignore lint/suspicious/noExplicitAny: any env, path and input; it only writes the body.
   c: Context<any, any, any>,
   status: ContentfulStatusCode,
+  code: ErrorCode,
   message: string,
   headers?: Record<string, string>,
 ) {
-  return c.json({ message }, status, headers);
+  return c.json({ message, code }, status, headers);
 }
 
 const PAYMENTS_ERRORS: TransportErrors = {
-  render: (c, status, _code, message) => errorA(c, status, message),
+  render: (c, status, code, message) => errorA(c, status, code, message),
   serverFailure:
     'the service could not complete the operation; it is safe to retry with the same Idempotency-Key',
   logs: { failed: 'operation failed', unhandled: 'unhandled error' },
@@ -38,7 +44,8 @@ export function paymentsErrorHandler(logger: ErrorLogger): ErrorHandler {
   return errorHandler(PAYMENTS_ERRORS, logger);
 }
 
-/** Validation failures of payments answer 400 `{message}`. */
+/** Validation failures of payments answer 400 `{message, code}`. */
 export const paymentsHook = validationHook<PaymentsEnv>(PAYMENTS_ERRORS.render);
 
-export const notFoundA: NotFoundHandler = (c) => errorA(c, 404, `no route for ${c.req.method} ${c.req.path}`);
+export const notFoundA: NotFoundHandler = (c) =>
+  errorA(c, 404, 'INVALID_INPUT', `no route for ${c.req.method} ${c.req.path}`);

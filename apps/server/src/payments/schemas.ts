@@ -8,7 +8,7 @@ import {
   PRIORITY_LEVELS,
   TRANSACTION_KINDS,
 } from '@token-actions/core';
-import { KEY_EXAMPLE, SIGNATURE_EXAMPLE, TransactionStatus } from '../docs/components.js';
+import { ErrorCode, KEY_EXAMPLE, SIGNATURE_EXAMPLE, TransactionStatus } from '../docs/components.js';
 
 // Request shapes are declared once, in core, where the use-cases take them; the routes' OpenAPI
 // declarations use the same schemas (imported from core by each route). The responses below are
@@ -26,8 +26,14 @@ const escrowId = z
   .openapi({ description: 'Present when the funds went to escrow', example: 'esc_4f1c9a2b' });
 
 export const ErrorResponse = z
-  .object({ message: z.string().openapi({ example: 'amount must be a positive decimal' }) })
-  .openapi('ErrorResponse', { description: 'Interface A error: one human-readable sentence' });
+  .object({
+    message: z.string().openapi({ example: 'amount must be a positive decimal' }),
+    code: ErrorCode,
+  })
+  .openapi('ErrorResponse', {
+    description:
+      'Interface A error: one human-readable sentence, and the stable code to branch on (the set interface B uses)',
+  });
 
 export const MintNftResponse = z
   .object({

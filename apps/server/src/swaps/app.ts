@@ -30,6 +30,8 @@ export interface InterfaceBServices {
   readonly accessTokenTtlSec: number;
   readonly refreshTokenTtlSec: number;
   readonly siwsChainId?: string;
+  /** The consent page offers a development wallet: the embedded localnet only. */
+  readonly devWallet?: boolean;
   /** Pools, swaps and webhooks; the swap routes are mounted when present. */
   readonly swaps?: SwapComposition;
 }

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { currencyField, ERROR_CODES, SWAP_SOURCES, SWAP_STATUSES } from '@token-actions/core';
-import { KEY_EXAMPLE, SIGNATURE_EXAMPLE } from '../docs/components.js';
+import { currencyField, type ERROR_CODES, SWAP_SOURCES, SWAP_STATUSES } from '@token-actions/core';
+import { ErrorCode, KEY_EXAMPLE, SIGNATURE_EXAMPLE } from '../docs/components.js';
 
 /** The OpenAPI pieces the swaps routes declare: the credential, the error answers, the shapes. */
 
@@ -13,11 +13,6 @@ export const RateLimit = z
     remaining: z.number().int().openapi({ example: 599 }),
   })
   .openapi('RateLimit', { description: 'Requests a minute and what is left of the current window' });
-
-export const ErrorCode = z.enum(ERROR_CODES).openapi('ErrorCode', {
-  description: 'Stable error code: never renamed or reused',
-  example: 'INVALID_INPUT',
-});
 
 export const ErrorB = z
   .object({

@@ -73,7 +73,7 @@ describe('admin API: the operator issues, lists, rotates and revokes keys', () =
     expect(Date.parse(revoked.json.revokedAt)).toBeLessThanOrEqual(Date.now());
     const refused = await as('POST', '/v1/api/accounts', {});
     expect(refused.status).toBe(401);
-    expect(refused.json).toEqual({ message: 'invalid API key' });
+    expect(refused.json).toEqual({ message: 'invalid API key', code: 'UNAUTHORIZED' });
     // Revoking again changes nothing.
     expect((await admin.call('DELETE', `/v1/admin/api-keys/${issued.id}`)).json.revokedAt).toBe(
       revoked.json.revokedAt,

@@ -1,30 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServerProcess, stopGracefully } from '../scale/process.js';
+import { cli } from '../support/cli.js';
 import { asKey } from './support.js';
-
-const CLI = new URL('../../dist/cli.js', import.meta.url).pathname;
-
-function cli(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number; out: string; err: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code: code ?? -1, out, err }));
-  });
-}
 
 /**
  * The operator's CLI against a running server on its embedded defaults: the server holds the

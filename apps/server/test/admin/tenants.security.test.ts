@@ -130,7 +130,10 @@ describe('tenant isolation over HTTP', () => {
       },
     );
     expect(airdrop.status).toBe(404);
-    expect(airdrop.json).toEqual({ message: `account ${own.account} was not found` });
+    expect(airdrop.json).toEqual({
+      message: `account ${own.account} was not found`,
+      code: 'ACCOUNT_NOT_FOUND',
+    });
 
     const track = await attempt(
       '/v1/api/transaction/track/{transactionId}',

@@ -205,7 +205,7 @@ describe('OpenAPI document', () => {
       expect(statuses, op.id).toEqual(expect.arrayContaining(['200', '400', '401', '500']));
       if (op.method === 'POST') expect(statuses, op.id).toEqual(expect.arrayContaining(['409', '413']));
       expect(op.responses['400'].content['application/json'].schema.$ref).toBe(
-        '#/components/schemas/ErrorResponse',
+        '#/components/schemas/ErrorResponse400',
       );
     }
     expect(Object.keys(doc.paths['/v1/api/mint'].post.responses)).toContain('415');
@@ -235,9 +235,19 @@ describe('OpenAPI document', () => {
     const checker = createConformanceChecker(doc);
     const at = { method: 'GET', path: `/v1/api/escrows/esc_1`, contentType: 'application/json' };
     expect(checker.check({ ...at, status: 418, body: '{}' })[0]).toMatch(/status not declared for getEscrow/);
-    expect(checker.check({ ...at, status: 404, body: '{"message":1}' })[0]).toMatch(/message must be string/);
+    expect(checker.check({ ...at, status: 404, body: '{"message":1,"code":"ESCROW_NOT_FOUND"}' })[0]).toMatch(
+      /message must be string/,
+    );
+    expect(checker.check({ ...at, status: 404, body: '{"message":"no"}' })[0]).toMatch(
+      /must have required property 'code'/,
+    );
+    expect(checker.check({ ...at, status: 404, body: '{"message":"no","code":"QUOTE_EXPIRED"}' })[0]).toMatch(
+      /code must be equal to one of the allowed values/,
+    );
     expect(checker.check({ ...at, status: 200, body: '{"id":"esc_1"}' }).length).toBeGreaterThan(0);
-    expect(checker.check({ ...at, status: 404, body: '{"message":"no"}' })).toEqual([]);
+    expect(checker.check({ ...at, status: 404, body: '{"message":"no","code":"ESCROW_NOT_FOUND"}' })).toEqual(
+      [],
+    );
   });
 
   it('every answer of a walkthrough of all three interfaces conforms to the document', async () => {

@@ -9,7 +9,7 @@ import { createApiKey } from '@token-actions/core';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { walkthrough } from '../../../../scripts/walkthrough.js';
-import { freshDatabase, startLocalnetProcess, stopChild } from '../scale/process.js';
+import { freshDatabase, startTestLocalnet, stopChild } from '../scale/process.js';
 
 const WORKER = new URL('../../dist/edge/worker.js', import.meta.url).pathname;
 const BUILD = new URL('../../scripts/build-edge.mjs', import.meta.url).pathname;
@@ -48,12 +48,7 @@ describe('edge worker in workerd', () => {
     apiKey = issued._unsafeUnwrap().apiKey;
     await sql.close();
 
-    const localnet = await startLocalnetProcess({
-      DATA_DIR: join(root, 'localnet'),
-      KEYSTORE_MASTER_KEY: masterKey,
-      SLOT_INTERVAL_MS: '20',
-      FINALITY_DEPTH_SLOTS: '4',
-    });
+    const localnet = await startTestLocalnet(root, masterKey);
     cleanup.push(() => stopChild(localnet.child));
 
     mf = new Miniflare({

@@ -24,7 +24,7 @@ import { Findings } from './runner.js';
 /**
  * Hostile input against the operator's API (`/v1/admin/*`) and the interface A webhook endpoint
  * routes (`/v1/api/webhooks`), on the real service over HTTP. Properties: never a 5xx; admin
- * errors exactly `{code, message}`, interface A errors exactly `{message}`; no operator token or
+ * errors exactly `{code, message}`, interface A errors exactly `{message, code}`; no operator token or
  * API key in an answer; without the operator token nothing in the admin API answers but 401/413
  * and nothing changes; another tenant's endpoint is never readable or deletable; and no URL whose
  * host is internal is ever registered, however it is written.
@@ -313,7 +313,7 @@ describe('admin API and interface A webhook routes under hostile input', () => {
     expect(processErrors, 'uncaught errors in the server process').toEqual([]);
   };
 
-  /** Admin answers: `{code, message}` errors on its own paths; bent paths may land in the root's `{message}`. */
+  /** Admin answers: `{code, message}` errors on its own paths; bent paths may land in the root's `{message, code}`. */
   const adminCheck = (g: Generated, res: FuzzResponse): string[] => {
     const problems = checkAnswer('admin', g.req, res, {
       secrets: [ADMIN, keyA, keyB, h.apiKey],
@@ -367,7 +367,7 @@ describe('admin API and interface A webhook routes under hostile input', () => {
     report('admin unauthorised', findings);
   }, 240_000);
 
-  it("webhook routes, any request: never a 5xx, errors exactly {message}, and another tenant's endpoint never answers", async () => {
+  it("webhook routes, any request: never a 5xx, errors exactly {message, code}, and another tenant's endpoint never answers", async () => {
     const findings = new Findings();
     const own = await http.send({
       method: 'POST',

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '@token-actions/core';
 import type { FuzzRequest, FuzzResponse } from './http.js';
 import type { Iface } from './routes.js';
 import { A_ERRORS } from './routes.js';
@@ -34,7 +35,7 @@ export function checkAnswer(
   return problems;
 }
 
-/** Error bodies per interface: A and the public routes `{message}`, B `{code, message, rateLimit}`, admin `{code, message}`. */
+/** Error bodies per interface: A and the public routes `{message, code}`, B `{code, message, rateLimit}`, admin `{code, message}`. */
 export function checkErrorBody(iface: Iface, contentType: string, text: string): string[] {
   const body = parseJson(text);
   const problems: string[] = [];
@@ -45,11 +46,12 @@ export function checkErrorBody(iface: Iface, contentType: string, text: string):
     case 'public': {
       if (
         !isPlainObject(body) ||
-        Object.keys(body).length !== 1 ||
+        Object.keys(body).length !== 2 ||
         typeof body.message !== 'string' ||
-        body.message.length === 0
+        body.message.length === 0 ||
+        !(ERROR_CODES as readonly unknown[]).includes(body.code)
       ) {
-        problems.push(`error body is not exactly {message: string}: ${clip(text)}`);
+        problems.push(`error body is not exactly {message: string, code: ErrorCode}: ${clip(text)}`);
       }
       break;
     }

@@ -66,7 +66,7 @@ describe('edges of the service under hostile input', () => {
     }
   };
 
-  it('public routes answer GET with their document whatever the headers and query; other methods get 404 {message}', async () => {
+  it('public routes answer GET with their document whatever the headers and query; other methods get 404 {message, code}', async () => {
     const findings = new Findings();
     const publicRoute = fc.record({
       path: fc.constantFrom('/healthz', '/v1/openapi.json', '/v1/docs'),
@@ -123,7 +123,7 @@ describe('edges of the service under hostile input', () => {
     check('public routes', findings);
   }, 120_000);
 
-  it('paths no route serves: 404 (or 401 under /v1/api) with exactly {message}, whatever the method and encoding', async () => {
+  it('paths no route serves: 404 (or 401 under /v1/api) with exactly {message, code}, whatever the method and encoding', async () => {
     const findings = new Findings();
     const segment = pathSegment(
       fc.oneof(
@@ -271,7 +271,7 @@ describe('edges of the service under hostile input', () => {
     check('malformed HTTP', findings);
   }, 120_000);
 
-  it('a Host header or request target the HTTP adapter refuses still gets a JSON {message} error', async () => {
+  it('a Host header or request target the HTTP adapter refuses still gets a JSON {message, code} error', async () => {
     const findings = new Findings();
     const target = fc.oneof(
       fc.record({

@@ -54,7 +54,7 @@ describe('interface A under hostile input', () => {
     expect(processErrors, 'uncaught errors in the server process').toEqual([]);
   };
 
-  it('any request: never a 5xx, every error is exactly {message}, no secrets or internals in answers', async () => {
+  it('any request: never a 5xx, every error is exactly {message, code}, no secrets or internals in answers', async () => {
     const findings = new Findings();
     let run = 0;
     await fc.assert(

@@ -150,7 +150,7 @@ describe('request bodies over MAX_BODY_BYTES (64 KiB) answer 413', () => {
     const big = JSON.stringify({ account, amount: '0.000001', priority: 'Low', pad: 'x'.repeat(70_000) });
     const refused = await send('/v1/api/donate/sol', h.apiKey, chunked(big));
     expect(refused.status).toBe(413);
-    expect(refused.json).toEqual({ message: 'request body exceeds 65536 bytes' });
+    expect(refused.json).toEqual({ message: 'request body exceeds 65536 bytes', code: 'INVALID_INPUT' });
     expect(await solBalance(account)).toBe(before);
     const small = JSON.stringify({ account, amount: '0.000002', priority: 'Low' });
     const served = await send('/v1/api/donate/sol', h.apiKey, chunked(small, 7));

@@ -70,6 +70,6 @@ describe('register-client CLI', () => {
     const { err } = io.done();
     expect(missing).toBe(2);
     expect(unknown).toBe(2);
-    expect(err).toContain('Usage: register-client');
+    expect(err).toContain('Usage: cli.js register-client');
   });
 });

@@ -135,6 +135,19 @@ export async function startLocalnetProcess(
   });
 }
 
+/** A localnet process for tests: state under `root/localnet`, fast slots, the given master key. */
+export function startTestLocalnet(
+  root: string,
+  masterKey: string,
+): Promise<{ child: ChildProcess; rpcUrl: string }> {
+  return startLocalnetProcess({
+    DATA_DIR: join(root, 'localnet'),
+    KEYSTORE_MASTER_KEY: masterKey,
+    SLOT_INTERVAL_MS: '20',
+    FINALITY_DEPTH_SLOTS: '4',
+  });
+}
+
 export function startWorkerProcess(env: Record<string, string>): {
   child: ChildProcess;
   output: () => string;

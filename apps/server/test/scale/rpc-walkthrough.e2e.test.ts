@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { walkthrough } from '../../../../scripts/walkthrough.js';
-import { startLocalnetProcess, startServerProcess, stopChild } from './process.js';
+import { startServerProcess, startTestLocalnet, stopChild } from './process.js';
 
 /** The walkthrough with the server on the `rpc` adapter against `pnpm localnet`. */
 describe('walkthrough over the rpc chain adapter', () => {
@@ -17,12 +17,7 @@ describe('walkthrough over the rpc chain adapter', () => {
     const root = await mkdtemp(join(tmpdir(), 'ta-rpcwalk-'));
     cleanup.push(() => rm(root, { recursive: true, force: true }));
     const masterKey = randomBytes(32).toString('hex');
-    const localnet = await startLocalnetProcess({
-      DATA_DIR: join(root, 'localnet'),
-      KEYSTORE_MASTER_KEY: masterKey,
-      SLOT_INTERVAL_MS: '20',
-      FINALITY_DEPTH_SLOTS: '4',
-    });
+    const localnet = await startTestLocalnet(root, masterKey);
     cleanup.push(() => stopChild(localnet.child));
     const server = await startServerProcess({
       DATA_DIR: join(root, 'server'),

@@ -119,7 +119,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Register a client (RFC 7591); enabled by ADMIN_TOKEN */
+        /**
+         * Register a client (RFC 7591); enabled by ADMIN_TOKEN
+         * @description The operator registers an OAuth client for interface B with `Authorization: Bearer <ADMIN_TOKEN>` (on the localnet, `adminToken` in `$DATA_DIR/dev-credentials.json`). The answer holds the `client_secret` once; only its hash is kept. `node apps/server/dist/cli.js register-client` sends this request for you.
+         */
         post: operations["registerClient"];
         delete?: never;
         options?: never;
@@ -1454,27 +1457,44 @@ export interface components {
             scope: string;
             webhook_url?: string;
         };
-        /** @description RFC 7591 section 2 */
+        /**
+         * @description RFC 7591 section 2: the client to register. Only client_name and redirect_uris are required
+         * @example {
+         *       "client_name": "My swap app",
+         *       "redirect_uris": [
+         *         "https://app.example.org/callback"
+         *       ],
+         *       "token_endpoint_auth_method": "client_secret_basic",
+         *       "scope": "read write"
+         *     }
+         */
         ClientMetadata: {
-            /** @example My swap app */
+            /**
+             * @description Shown on the consent page and signed in the wallet message: 1 to 80 characters, one line
+             * @example My swap app
+             */
             client_name: string;
             /**
+             * @description Where the browser is sent back with the code: 1 to 10 absolute URLs, https (or http on a loopback host), no fragment; matched exactly
              * @example [
              *       "https://app.example.org/callback"
              *     ]
              */
             redirect_uris: string[];
             /**
-             * @description none registers a public (browser) client
+             * @description Default client_secret_basic: a confidential client, given a client_secret once. none registers a public (browser or CLI) client: no secret, PKCE only
              * @enum {string}
              */
             token_endpoint_auth_method?: "client_secret_basic" | "client_secret_post" | "none";
             /**
-             * @description Space-separated scopes: read, write
+             * @description The scopes it may request; default "read write"
              * @example read write
              */
             scope?: string;
-            /** @description Where signed swap.* events are sent */
+            /**
+             * @description Where signed swap.* events about its swaps are sent (https; a private address only with WEBHOOK_ALLOW_PRIVATE)
+             * @example https://app.example.org/hooks/token-actions
+             */
             webhook_url?: string;
         };
         SwapInfoResponse: {
@@ -1898,10 +1918,41 @@ export interface components {
              */
             mint: string;
         };
-        /** @description Interface A error: one human-readable sentence */
+        /** @description Interface A error answered with status 400: `code` is one of INVALID_INPUT, INVALID_AMOUNT, INVALID_PUBLIC_KEY, INVALID_TRANSACTION_ID, UNKNOWN_CURRENCY, UNKNOWN_PRIORITY, UNKNOWN_ACCOUNT, INSUFFICIENT_FUNDS, SIMULATION_FAILED, PREVIEW_INVALID, PREVIEW_EXPIRED, PREVIEW_MISMATCH, NOT_SUPPORTED */
+        ErrorResponse400: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "INVALID_INPUT" | "INVALID_AMOUNT" | "INVALID_PUBLIC_KEY" | "INVALID_TRANSACTION_ID" | "UNKNOWN_CURRENCY" | "UNKNOWN_PRIORITY" | "UNKNOWN_ACCOUNT" | "INSUFFICIENT_FUNDS" | "SIMULATION_FAILED" | "PREVIEW_INVALID" | "PREVIEW_EXPIRED" | "PREVIEW_MISMATCH" | "NOT_SUPPORTED";
+        };
+        /** @description Interface A error: one human-readable sentence, and the stable code to branch on (the set interface B uses) */
         ErrorResponse: {
             /** @example amount must be a positive decimal */
             message: string;
+            code: components["schemas"]["ErrorCode"];
+        };
+        /** @description Interface A error answered with status 401: `code` is one of UNAUTHORIZED */
+        ErrorResponse401: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "UNAUTHORIZED";
+        };
+        /** @description Interface A error answered with status 409: `code` is one of ESCROW_NOT_HELD, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_IN_PROGRESS, INVALID_STATUS_TRANSITION */
+        ErrorResponse409: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "ESCROW_NOT_HELD" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_IN_PROGRESS" | "INVALID_STATUS_TRANSITION";
+        };
+        /** @description Interface A error answered with status 413: `code` is one of INVALID_INPUT */
+        ErrorResponse413: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "INVALID_INPUT";
+        };
+        /** @description Interface A error answered with status 415: `code` is one of INVALID_INPUT */
+        ErrorResponse415: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "INVALID_INPUT";
+        };
+        /** @description Interface A error answered with status 500: `code` is one of INTERNAL */
+        ErrorResponse500: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "INTERNAL";
         };
         MintNftRequest: {
             /**
@@ -1961,6 +2012,11 @@ export interface components {
              */
             amount: string;
             priority: components["schemas"]["Priority"];
+        };
+        /** @description Interface A error answered with status 403: `code` is one of FORBIDDEN */
+        ErrorResponse403: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "FORBIDDEN";
         };
         CharityDonationRequest: {
             /**
@@ -2171,6 +2227,11 @@ export interface components {
              * @example 9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin
              */
             mint?: string;
+        };
+        /** @description Interface A error answered with status 404: `code` is one of TRANSACTION_NOT_FOUND, ESCROW_NOT_FOUND, NFT_NOT_FOUND, ACCOUNT_NOT_FOUND, WEBHOOK_ENDPOINT_NOT_FOUND, INVALID_INPUT */
+        ErrorResponse404: components["schemas"]["ErrorResponse"] & {
+            /** @enum {string} */
+            code?: "TRANSACTION_NOT_FOUND" | "ESCROW_NOT_FOUND" | "NFT_NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "INVALID_INPUT";
         };
         AccountCreateResponse: {
             /**
@@ -5610,10 +5671,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5624,10 +5686,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -5638,10 +5701,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -5652,10 +5716,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -5666,10 +5731,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -5680,10 +5746,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -5721,10 +5788,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5735,10 +5803,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -5749,10 +5818,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -5763,10 +5833,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -5777,10 +5848,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -5791,10 +5863,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -5832,10 +5905,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5846,10 +5920,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -5860,10 +5935,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -5874,10 +5950,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -5888,10 +5965,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -5902,10 +5980,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -5943,10 +6022,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -5957,10 +6037,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -5971,10 +6052,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -5985,10 +6067,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -5999,10 +6082,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6013,10 +6097,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6054,10 +6139,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6068,10 +6154,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description The API key’s tenant may not pay from the project treasury (name a managed account) */
@@ -6082,10 +6169,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`"
+                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse403"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -6096,10 +6184,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -6110,10 +6199,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -6124,10 +6214,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6138,10 +6229,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6179,10 +6271,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6193,10 +6286,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description The API key’s tenant may not pay from the project treasury (name a managed account) */
@@ -6207,10 +6301,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`"
+                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse403"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -6221,10 +6316,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -6235,10 +6331,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -6249,10 +6346,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6263,10 +6361,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6304,10 +6403,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6318,10 +6418,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description The API key’s tenant may not pay from the project treasury (name a managed account) */
@@ -6332,10 +6433,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`"
+                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse403"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -6346,10 +6448,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -6360,10 +6463,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -6374,10 +6478,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6388,10 +6493,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6429,10 +6535,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6443,10 +6550,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description The API key’s tenant may not pay from the project treasury (name a managed account) */
@@ -6457,10 +6565,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`"
+                     *       "message": "this API key’s tenant may not pay from the project treasury; name a managed account as `account`",
+                     *       "code": "FORBIDDEN"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse403"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -6471,10 +6580,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -6485,10 +6595,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -6499,10 +6610,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6513,10 +6625,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6550,10 +6663,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6564,10 +6678,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -6578,10 +6693,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6592,10 +6708,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6633,10 +6750,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6647,10 +6765,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -6661,10 +6780,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -6675,10 +6795,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6689,10 +6810,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6726,10 +6848,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6740,10 +6863,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -6754,10 +6878,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6768,10 +6893,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6812,10 +6938,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6826,10 +6953,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -6840,10 +6968,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -6854,10 +6983,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -6868,10 +6998,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -6882,10 +7013,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6896,10 +7028,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -6933,10 +7066,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6947,10 +7081,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -6961,10 +7096,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -6975,10 +7111,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7012,10 +7149,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7026,10 +7164,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -7040,10 +7179,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7054,10 +7194,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7094,10 +7235,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7108,10 +7250,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -7122,10 +7265,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -7136,10 +7280,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -7150,10 +7295,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7164,10 +7310,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7204,10 +7351,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7218,10 +7366,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -7232,10 +7381,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -7246,10 +7396,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -7260,10 +7411,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7274,10 +7426,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7308,10 +7461,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7322,10 +7476,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7336,10 +7491,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7377,10 +7533,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7391,10 +7548,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Idempotency-Key reused with a different body, or still in progress; or the escrow is no longer held */
@@ -7405,10 +7563,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Idempotency-Key was already used with a different request body or path"
+                     *       "message": "Idempotency-Key was already used with a different request body or path",
+                     *       "code": "IDEMPOTENCY_KEY_REUSED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse409"];
                 };
             };
             /** @description Request body larger than MAX_BODY_BYTES (the connection is closed) */
@@ -7419,10 +7578,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "request body exceeds 65536 bytes"
+                     *       "message": "request body exceeds 65536 bytes",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse413"];
                 };
             };
             /** @description The body is not application/json */
@@ -7433,10 +7593,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "Content-Type must be application/json"
+                     *       "message": "Content-Type must be application/json",
+                     *       "code": "INVALID_INPUT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse415"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7447,10 +7608,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7484,10 +7646,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7498,10 +7661,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -7512,10 +7676,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7526,10 +7691,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };
@@ -7563,10 +7729,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "amount must be a positive decimal"
+                     *       "message": "amount must be a positive decimal",
+                     *       "code": "INVALID_AMOUNT"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse400"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -7577,10 +7744,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "missing API key: send Authorization: Bearer <api key>"
+                     *       "message": "missing API key: send Authorization: Bearer <api key>",
+                     *       "code": "UNAUTHORIZED"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse401"];
                 };
             };
             /** @description Not found */
@@ -7591,10 +7759,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "escrow esc_4f1c9a2b does not exist"
+                     *       "message": "escrow esc_4f1c9a2b does not exist",
+                     *       "code": "ESCROW_NOT_FOUND"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse404"];
                 };
             };
             /** @description Server error; safe to retry with the same Idempotency-Key */
@@ -7605,10 +7774,11 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key"
+                     *       "message": "the service could not complete the operation; it is safe to retry with the same Idempotency-Key",
+                     *       "code": "INTERNAL"
                      *     }
                      */
-                    "application/json": components["schemas"]["ErrorResponse"];
+                    "application/json": components["schemas"]["ErrorResponse500"];
                 };
             };
         };

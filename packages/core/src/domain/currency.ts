@@ -36,11 +36,18 @@ export class Currencies {
     return this.all.find((c) => c.code === code);
   }
 
+  /** A ticker as a caller writes it, in any case: `usdc` (as the routes' paths spell it) or `USDC`. */
+  byTicker(ticker: string): Currency | undefined {
+    const upper = ticker.toUpperCase();
+    return this.all.find((c) => c.code.toUpperCase() === upper);
+  }
+
+  /** A ticker in any case (see `byTicker`). */
   parse(value: unknown, field = 'currency'): Result<Currency, DomainError> {
     if (typeof value !== 'string') {
       return err(domainError('UNKNOWN_CURRENCY', `${field} must be one of ${this.codes().join(', ')}`));
     }
-    const found = this.byCode(value);
+    const found = this.byTicker(value);
     return found
       ? ok(found)
       : err(

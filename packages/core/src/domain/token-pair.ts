@@ -9,7 +9,7 @@ export interface TokenPair {
 }
 
 /**
- * Reads `tokenPair` ("SOL-USDC"). A missing value is a missing parameter (INVALID_PARAMETERS, 422 on
+ * Reads `tokenPair` ("SOL-USDC", tickers in any case). A missing value is a missing parameter (INVALID_PARAMETERS, 422 on
  * GET); a value that is not two supported, distinct tickers joined by a hyphen is UNKNOWN_TOKEN_PAIR.
  */
 export function parseTokenPair(currencies: Currencies, value: unknown): Result<TokenPair, DomainError> {
@@ -31,8 +31,8 @@ export function parseTokenPair(currencies: Currencies, value: unknown): Result<T
       ),
     );
   }
-  const input = currencies.byCode(parts[0]);
-  const output = currencies.byCode(parts[1]);
+  const input = currencies.byTicker(parts[0]);
+  const output = currencies.byTicker(parts[1]);
   if (!input || !output || input === output) {
     return err(
       domainError(
